@@ -1,0 +1,28 @@
+/**
+ * A rule of the domain refused an operation. The code is stable snake_case and is what clients see;
+ * the edge maps codes to HTTP statuses in one table (edge/http/error-status.ts). No HTTP knowledge here.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly meta: { param?: string | null; details?: Array<{ param: string; message: string }>; [key: string]: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** A record that does not exist in the caller's organization and environment (never "exists elsewhere"). */
+export class NotFoundError extends DomainError {
+  constructor(resource: string, id?: string) {
+    super('not_found', id ? `No such ${resource}: ${id}` : `No such ${resource}`);
+  }
+}
+
+/** The aggregate's state does not allow the requested trigger; carries the illegal pair. */
+export class InvalidStateError extends DomainError {
+  constructor(resource: string, state: string, trigger: string) {
+    super('invalid_state', `The ${resource} is ${state}; ${trigger} is not allowed in that state`, { state, trigger });
+  }
+}
