@@ -8,7 +8,7 @@ const HealthClient = makeClientConstructor(healthService, 'grpc.health.v1.Health
 
 /** Asks a server's standard health service (grpc.health.v1.Health/Check); '' means the whole server. */
 export async function checkGrpcHealth(address: string, serviceName = '', timeoutMs = 2_000): Promise<HealthStatus> {
-  const client = createGrpcClient(HealthClient, address) as Client & {
+  const client = createGrpcClient(HealthClient, address) as unknown as Client & {
     check(
       request: { service: string },
       options: { deadline: Date },
