@@ -1,29 +1,9 @@
 import { DomainError } from '../shared/domain-error';
 
-/**
- * Every scope a credential can carry. API keys default to all of them (contract.md section 2);
- * dashboard sessions get the scopes of the member's role in the selected organization.
- */
-export const SCOPES = [
-  'payments:read',
-  'payments:write',
-  'customers:read',
-  'customers:write',
-  'connectors:read',
-  'connectors:write',
-  'flows:read',
-  'flows:write',
-  'webhooks:read',
-  'webhooks:write',
-  'events:read',
-  'billing:read',
-  'billing:write',
-  'security:read',
-  'security:write',
-  'api_keys:read',
-  'api_keys:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES, isScope, type Scope } from '../api-key/scopes';
+
+/** The canonical scope list lives with API keys (domain/api-key/scopes.ts); roles map onto it here. */
+export { SCOPES, isScope, type Scope };
 
 export const ROLES = ['owner', 'administrator', 'developer', 'analyst'] as const;
 export type Role = (typeof ROLES)[number];
@@ -31,6 +11,8 @@ export type Role = (typeof ROLES)[number];
 const READ_ONLY: readonly Scope[] = [
   'payments:read',
   'customers:read',
+  'recipients:read',
+  'subscriptions:read',
   'connectors:read',
   'flows:read',
   'webhooks:read',
@@ -42,6 +24,8 @@ const OPERATIONS: readonly Scope[] = [
   ...READ_ONLY.filter((scope) => scope !== 'billing:read'),
   'payments:write',
   'customers:write',
+  'recipients:write',
+  'subscriptions:write',
   'connectors:write',
   'flows:write',
   'webhooks:write',
@@ -61,10 +45,6 @@ export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
 
 export function scopesOfRole(role: Role): Scope[] {
   return [...ROLE_SCOPES[role]];
-}
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
 }
 
 export function isRole(value: string): value is Role {
