@@ -1,0 +1,27 @@
+import type { PaymentPrimitives } from './payment';
+
+export const PAYMENT_EVENT_TYPES = [
+  'payment.authorized',
+  'payment.captured',
+  'payment.voided',
+  'payment.canceled',
+  'payment.failed',
+  'payment.refunded',
+  'payment.partially_refunded',
+  'payment.fraud_review_resolved',
+] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+
+/**
+ * A fact the payment aggregate recorded. `payment` is the aggregate as it stood right after the change, so the
+ * outbox writer can build `data.object` without reading again; `previousAttributes` holds only what changed.
+ */
+export interface PaymentDomainEvent {
+  readonly type: PaymentEventType;
+  readonly paymentId: string;
+  readonly organizationId: string;
+  readonly environment: PaymentPrimitives['environment'];
+  readonly occurredAt: Date;
+  readonly previousAttributes: Record<string, unknown>;
+  readonly payment: PaymentPrimitives;
+}
