@@ -1,0 +1,204 @@
+/**
+ * The REST edge: a Koa app built from route definitions. Per request, in this order: request id and
+ * logging, authentication, body parsing and schema validation, rate limits, Idempotency-Key, the handler,
+ * and one error mapping for everything (no stack trace, SQL or secret ever leaves in a response).
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Logger } from 'pino';
+import { DomainError } from '../domain/shared/domain-error';
+import { parseJsonBody, readRawBody } from './http/body';
+import { statusForCode } from './http/error-status';
+import { HttpError, errorBody } from './http/errors';
+import { IDEMPOTENCY_LOCK_MS, requestFingerprint, type IdempotencyStore } from './http/idempotency';
+import type { BearerAuthenticator, Principal } from './http/principal';
+import type { RateLimiter } from './http/rate-limiter';
+import type { ApiRequest, ApiResponse, RouteDefinition } from './http/route';
+import { compileValidator } from './http/validation';
+
+export interface EdgeDependencies {
+  readonly routes: readonly RouteDefinition[];
+  /** Tried in order; the first that recognises the bearer value wins. */
+  readonly authenticators: readonly BearerAuthenticator[];
+  readonly idempotency: IdempotencyStore;
+  readonly rateLimiter: RateLimiter;
+  readonly logger: Logger;
+  readonly newRequestId: () => string;
+  readonly now: () => Date;
+}
+
+interface EdgeState {
+  requestId: string;
+  log: Logger;
+}
+
+const IDEMPOTENCY_KEY_MAX = 255;
+
+function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+async function authenticate(route: RouteDefinition, ctx: Koa.Context, authenticators: readonly BearerAuthenticator[]): Promise<Principal | null> {
+  if (route.auth === 'none' || route.auth === 'custom') return null;
+  const token = bearerToken(ctx.get('authorization') || undefined);
+  if (!token) throw new HttpError('unauthorized', 'Send a valid credential as Authorization: Bearer <key>');
+  let principal: Principal | null = null;
+  for (const authenticator of authenticators) {
+    principal = await authenticator(token, ctx.headers);
+    if (principal) break;
+  }
+  if (!principal) throw new HttpError('unauthorized', 'The credential is invalid, expired or revoked');
+  if (route.auth === 'session' && principal.kind !== 'session') {
+    throw new HttpError('forbidden', 'This operation needs a dashboard session, not an API key');
+  }
+  const missing = (route.scopes ?? []).filter((scope) => !principal!.scopes.has(scope));
+  if (missing.length > 0) throw new HttpError('forbidden', `The credential lacks the scope ${missing.join(', ')}`);
+  return principal;
+}
+
+function writeResponse(ctx: Koa.Context, response: ApiResponse, fallbackStatus: number): void {
+  ctx.status = response.status ?? fallbackStatus;
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  if (response.contentType) ctx.type = response.contentType;
+  if (response.body !== undefined) ctx.body = response.body;
+  else if (ctx.status !== 204) ctx.body = {};
+}
+
+export function createEdgeApp(deps: EdgeDependencies): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    const state = ctx.state as EdgeState;
+    state.requestId = deps.newRequestId();
+    state.log = deps.logger.child({ requestId: state.requestId });
+    ctx.set('Request-Id', state.requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new HttpError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+    } catch (error) {
+      const { status, body, headers } = toErrorResponse(error, state, ctx);
+      ctx.status = status;
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      ctx.body = body;
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  });
+
+  for (const route of deps.routes) {
+    const validateBody = route.body ? compileValidator(route.body, 'body') : null;
+    const validateQuery = route.query ? compileValidator(route.query, 'query') : null;
+    const routeKey = `${route.method.toUpperCase()} ${route.path}`;
+
+    router[route.method](route.path, async (ctx) => {
+      const state = ctx.state as EdgeState;
+      const principal = await authenticate(route, ctx, deps.authenticators);
+
+      const hasBody = route.method !== 'get' && route.method !== 'delete';
+      const rawBody = hasBody ? await readRawBody(ctx.req) : '';
+      let body: unknown = hasBody ? parseJsonBody(rawBody) : undefined;
+      if (validateBody) body = validateBody(body);
+      else if (hasBody && body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0)) {
+        if (route.auth !== 'custom') throw new HttpError('validation_failed', 'This operation takes no request body', { param: 'body' });
+      }
+      const query = validateQuery ? validateQuery({ ...ctx.query }) : { ...ctx.query };
+
+      const request: ApiRequest = {
+        params: ctx.params as Record<string, string>,
+        query,
+        body,
+        rawBody,
+        principal,
+        requestId: state.requestId,
+        ip: ctx.ip,
+        headers: ctx.headers,
+        log: state.log,
+        koa: ctx,
+      };
+
+      for (const limit of route.rateLimits ?? []) {
+        const subject = limit.key(request);
+        if (subject === null) continue;
+        const verdict = await deps.rateLimiter.consume(`${limit.name}:${subject}`, limit.points, limit.durationSeconds);
+        if (!verdict.allowed) {
+          throw new HttpError('rate_limited', 'Too many requests; retry after the time in Retry-After', {
+            headers: { 'Retry-After': String(Math.max(1, verdict.retryAfterSeconds)) },
+          });
+        }
+      }
+
+      const idempotencyKey = route.idempotent ? ctx.get('idempotency-key') : '';
+      if (!idempotencyKey || !principal) {
+        writeResponse(ctx, await route.handler(request), route.successStatus);
+        return;
+      }
+      if (idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
+        throw new HttpError('validation_failed', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`, { param: 'header.Idempotency-Key' });
+      }
+      const scope = { organizationId: principal.organizationId, environment: principal.environment };
+      const fingerprint = requestFingerprint(route.method, ctx.path, body);
+      const begin = await deps.idempotency.begin(scope, routeKey, idempotencyKey, fingerprint, deps.now());
+      if (begin.kind === 'conflict') {
+        throw new HttpError(
+          'idempotency_conflict',
+          begin.reason === 'in_flight'
+            ? 'A request with this Idempotency-Key is still being processed'
+            : 'This Idempotency-Key was already used with a different request',
+        );
+      }
+      if (begin.kind === 'replay') {
+        writeResponse(ctx, { status: begin.response.status, body: begin.response.body, headers: { ...begin.response.headers, 'Idempotent-Replayed': 'true' } }, 200);
+        return;
+      }
+      let response: ApiResponse;
+      try {
+        response = await route.handler(request);
+      } catch (error) {
+        const mapped = toErrorResponse(error, state, ctx);
+        // A refusal is an answer and is replayed; an unexpected failure frees the key for a retry.
+        if (mapped.status >= 500) await deps.idempotency.abandon(scope, routeKey, idempotencyKey).catch(() => undefined);
+        else await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status: mapped.status, body: mapped.body, headers: mapped.headers });
+        throw error;
+      }
+      const status = response.status ?? route.successStatus;
+      await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status, body: response.body ?? {}, headers: response.headers ?? {} });
+      writeResponse(ctx, response, route.successStatus);
+    });
+  }
+
+  app.use(router.routes());
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      const matched = router.match(ctx.path, ctx.method);
+      if (matched.path.length > 0 && !matched.route) throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+    }
+  });
+  return app;
+}
+
+export { IDEMPOTENCY_LOCK_MS };
+
+function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): { status: number; body: unknown; headers: Record<string, string> } {
+  const requestId = state.requestId;
+  if (error instanceof HttpError) {
+    return { status: error.status, body: errorBody(error.code, error.message, requestId, error.options.param ?? null, error.options.details), headers: error.options.headers ?? {} };
+  }
+  if (error instanceof DomainError) {
+    const status = statusForCode(error.code);
+    return { status, body: errorBody(error.code, error.message, requestId, error.meta.param ?? null, error.meta.details ?? []), headers: {} };
+  }
+  const status = (error as { status?: number; expose?: boolean }).status;
+  if (status && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
+    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+    return { status, body: errorBody(code, 'The request could not be read', requestId), headers: {} };
+  }
+  (state.log ?? console).error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
+  return { status: 500, body: errorBody('internal_error', 'An unexpected error occurred; quote the request id to support', requestId), headers: {} };
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { TenantScope } from '../../domain/shared/environment';
+
+/** How long a key is kept (contract.md section 3). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-flight key older than this is treated as abandoned (its process died) and may be taken over. */
+export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+}
+
+export type IdempotencyBegin =
+  | { readonly kind: 'started' }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'conflict'; readonly reason: 'different_request' | 'in_flight' };
+
+/** Where Idempotency-Key records live: scoped to organization + environment + route. */
+export interface IdempotencyStore {
+  begin(scope: TenantScope, route: string, key: string, requestHash: string, now: Date): Promise<IdempotencyBegin>;
+  complete(scope: TenantScope, route: string, key: string, response: StoredResponse): Promise<void>;
+  /** Forgets a started key whose request failed unexpectedly, so the client can retry it. */
+  abandon(scope: TenantScope, route: string, key: string): Promise<void>;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Same path and same JSON body (whitespace and key order aside) hash the same. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonical(body)}`).digest('hex');
+}

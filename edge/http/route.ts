@@ -1,0 +1,73 @@
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { JsonSchema } from './validation';
+import type { Principal } from './principal';
+
+/**
+ * Who may call a route:
+ * - `none`: nobody needs to authenticate (health, docs, login).
+ * - `merchant`: an API key or a dashboard session; `scopes` must all be granted.
+ * - `session`: a dashboard session only (account administration).
+ * - `custom`: the handler authenticates by itself (browser checkout, inbound notices).
+ */
+export type RouteAuth = 'none' | 'merchant' | 'session' | 'custom';
+
+export interface RateLimitRule {
+  /** Name of the limit, part of its storage key. */
+  readonly name: string;
+  readonly points: number;
+  readonly durationSeconds: number;
+  /** What the limit counts per (organization, payment id, address...). Null skips the limit. */
+  readonly key: (request: ApiRequest) => string | null;
+}
+
+export interface ApiRequest<Body = any, Query = any> {
+  readonly params: Record<string, string>;
+  readonly query: Query;
+  readonly body: Body;
+  readonly rawBody: string;
+  readonly principal: Principal | null;
+  readonly requestId: string;
+  readonly ip: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly log: Logger;
+  /** The Koa context, for the rare handler that needs it (streams, static files). */
+  readonly koa: Koa.Context;
+}
+
+export interface ApiResponse {
+  readonly status?: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Content type when body is a string that is not JSON (HTML, JavaScript, CSS). */
+  readonly contentType?: string;
+}
+
+/** One REST route: the single source for routing, validation, authentication, limits and OpenAPI. */
+export interface RouteDefinition<Body = any, Query = any> {
+  readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  /** Koa style: /v1/payments/:id */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly description?: string;
+  readonly auth: RouteAuth;
+  readonly scopes?: readonly string[];
+  readonly body?: JsonSchema;
+  readonly query?: JsonSchema;
+  /** Honour the Idempotency-Key header (contract.md section 3). */
+  readonly idempotent?: boolean;
+  readonly rateLimits?: readonly RateLimitRule[];
+  readonly successStatus: number;
+  /** Response schema for the OpenAPI document (documentation only). */
+  readonly response?: JsonSchema;
+  /** Left out of the OpenAPI document (the docs page itself, for instance). */
+  readonly hidden?: boolean;
+  readonly handler: (request: ApiRequest<Body, Query>) => Promise<ApiResponse>;
+}
+
+/** Helps type inference when a module declares routes. */
+export function defineRoute<Body = any, Query = any>(route: RouteDefinition<Body, Query>): RouteDefinition<Body, Query> {
+  return route;
+}

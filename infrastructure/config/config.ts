@@ -1,0 +1,111 @@
+/**
+ * Every setting the service reads from the environment, parsed once. Defaults are the spec's values
+ * (contract.md section 1). Nothing else in the code base reads process.env.
+ */
+import path from 'node:path';
+
+export type Deployment = 'local' | 'production';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Absent means embedded mode: PGlite under dataDir. */
+  readonly databaseUrl: string | null;
+  /** Absent means the in-process event transport. */
+  readonly natsUrl: string | null;
+  /** JetStream stream and subject prefix; tests use their own so runs never collide. */
+  readonly natsStream: string;
+  readonly natsSubjectPrefix: string;
+  readonly deployment: Deployment;
+  readonly dataDir: string;
+  readonly logLevel: string;
+  readonly webhookTimeoutMs: number;
+  /** Seconds before attempts 2..7 of a webhook delivery. */
+  readonly webhookRetryScheduleSeconds: readonly number[];
+  readonly sandboxFraudReviewDelayMs: number;
+  readonly smtpUrl: string | null;
+  readonly authEmailEnabled: boolean;
+  /** Base64 32-byte key for connector credentials; embedded mode keeps one under dataDir. */
+  readonly credentialsKey: string | null;
+  /** Secret that signs dashboard tokens; embedded mode keeps one under dataDir. */
+  readonly sessionSecret: string | null;
+  /** Deadline of one call to a connector adapter. */
+  readonly connectorDeadlineMs: number;
+  /** Connector adapters as `slug=host:port` pairs; empty in embedded mode (the sandboxes start in-process). */
+  readonly connectorAdapters: ReadonlyArray<{ slug: string; address: string }>;
+  /** Public base address, used in links (webhookUrl, reset e-mails). */
+  readonly publicBaseUrl: string;
+  /** Database pool size; embedded mode serves one connection. */
+  readonly databasePoolSize: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function optional(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+function parseSchedule(raw: string | undefined): number[] {
+  if (!raw) return [30, 120, 600, 3600, 21600, 86400];
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.length !== 6 || values.some((v) => !Number.isFinite(v) || v < 0)) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE must list 6 non-negative numbers of seconds (attempts 2..7)');
+  }
+  return values;
+}
+
+function parseAdapters(raw: string | undefined): Array<{ slug: string; address: string }> {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [slug, address] = pair.split('=');
+      if (!slug || !address) throw new ConfigError(`CONNECTOR_ADAPTERS entry "${pair}" must be slug=host:port`);
+      return { slug: slug.trim(), address: address.trim() };
+    });
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const deployment = (env.DEPLOYMENT ?? 'local') as Deployment;
+  if (deployment !== 'local' && deployment !== 'production') throw new ConfigError('DEPLOYMENT must be local or production');
+  const port = integer(env, 'PORT', 8080);
+  const host = env.HOST ?? '127.0.0.1';
+  const smtpUrl = optional(env, 'SMTP_URL');
+  const authEmail = env.AUTH_EMAIL_ENABLED;
+  return {
+    port,
+    host,
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    natsUrl: optional(env, 'NATS_URL'),
+    natsStream: env.NATS_STREAM ?? 'EVENTS',
+    natsSubjectPrefix: env.NATS_SUBJECT_PREFIX ?? 'events',
+    deployment,
+    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    webhookRetryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    sandboxFraudReviewDelayMs: integer(env, 'SANDBOX_FRAUD_REVIEW_DELAY_MS', 5_000),
+    smtpUrl,
+    // contract.md 7: defaults to true when SMTP_URL is set.
+    authEmailEnabled: authEmail === undefined || authEmail === '' ? smtpUrl !== null : authEmail === 'true' || authEmail === '1',
+    credentialsKey: optional(env, 'CREDENTIALS_KEY'),
+    sessionSecret: optional(env, 'SESSION_SECRET'),
+    connectorDeadlineMs: integer(env, 'CONNECTOR_DEADLINE_MS', 5_000, 1),
+    connectorAdapters: parseAdapters(env.CONNECTOR_ADAPTERS),
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${host}:${port}`,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', optional(env, 'DATABASE_URL') ? 10 : 1, 1),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Opens what a process needs from its configuration: the database (embedded PGlite when DATABASE_URL is
+ * absent), migrations, the event transport (in-process when NATS_URL is absent) and the adapters.
+ */
+import { loadConfig, type Config } from '../config/config';
+import { createLogger, type Logger } from '../logging/logger';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../persistence/embedded-database';
+import { migrate, openOrm, type Orm } from '../persistence/orm';
+import { SystemClock } from '../clock/system-clock';
+import { UlidIdGenerator } from '../clock/ulid-id-generator';
+import type { EventTransport } from '../messaging/event-transport';
+import { InProcessTransport } from '../messaging/in-process-transport';
+import { JetStreamTransport } from '../messaging/jetstream-transport';
+import { createCore, type Core } from './core';
+import { startEmbeddedAdapters, type EmbeddedAdapters } from './embedded-adapters';
+
+export interface Infrastructure {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly orm: Orm;
+  readonly core: Core;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<{ orm: Orm; embedded: EmbeddedDatabase | null }> {
+  let embedded: EmbeddedDatabase | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedDatabase(config.dataDir);
+    url = embedded.url;
+    logger.info({ dataDir: config.dataDir }, 'embedded database (PGlite) started');
+  }
+  const orm = await openOrm(url, config.databasePoolSize);
+  return { orm, embedded };
+}
+
+export async function openInfrastructure(options: { config?: Config; startAdapters: boolean }): Promise<Infrastructure> {
+  const config = options.config ?? loadConfig();
+  const logger = createLogger(config.logLevel);
+  const { orm, embedded } = await openDatabase(config, logger);
+  const applied = await migrate(orm);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  const transport: EventTransport = config.natsUrl
+    ? await JetStreamTransport.connect({ url: config.natsUrl, stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }, logger)
+    : new InProcessTransport(logger);
+  let adapters: EmbeddedAdapters | null = null;
+  if (options.startAdapters && config.connectorAdapters.length === 0) adapters = await startEmbeddedAdapters(config, logger);
+  const core = createCore({
+    config,
+    logger,
+    orm,
+    transport,
+    clock: new SystemClock(),
+    ids: new UlidIdGenerator(),
+    adapters: config.connectorAdapters.length > 0 ? config.connectorAdapters : adapters?.adapters ?? [],
+  });
+  return {
+    config,
+    logger,
+    orm,
+    core,
+    async close() {
+      await adapters?.stop();
+      await transport.close();
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}

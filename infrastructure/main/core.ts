@@ -1,0 +1,87 @@
+/**
+ * The core every module is built on: configuration, logging, database, units of work, the transactional
+ * outbox with its relay and event transport, the clock, identifiers, and the foundation's use cases.
+ */
+import type { Clock } from '../../domain/ports/clock';
+import type { IdGenerator } from '../../domain/ports/id-generator';
+import { AuthenticateApiKey } from '../../application/api-key/authenticate-api-key';
+import { CreateApiKey } from '../../application/api-key/create-api-key';
+import { CreateOrganization } from '../../application/organization/create-organization';
+import type { Config } from '../config/config';
+import type { Logger } from '../logging/logger';
+import { RandomApiKeySecrets } from '../crypto/api-key-secrets';
+import { SqlApiKeyRepository } from '../persistence/api-key.repository';
+import { SqlOrganizationRepository } from '../persistence/organization.repository';
+import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
+import type { Orm } from '../persistence/orm';
+import { SqlIdempotencyStore } from '../persistence/sql-idempotency-store';
+import { PostgresRateLimiter } from '../http/postgres-rate-limiter';
+import type { EventTransport } from '../messaging/event-transport';
+import { OutboxRelay } from '../messaging/outbox-relay';
+import { SqlEventOutbox } from '../messaging/sql-event-outbox';
+import { ServiceRegistry } from './module';
+
+export interface AdapterAddress {
+  readonly slug: string;
+  /** host:port of the adapter's gRPC server. */
+  readonly address: string;
+}
+
+export interface Core {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly orm: Orm;
+  readonly transactor: MikroOrmTransactor;
+  readonly outbox: SqlEventOutbox;
+  readonly relay: OutboxRelay;
+  readonly transport: EventTransport;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly idempotency: SqlIdempotencyStore;
+  readonly rateLimiter: PostgresRateLimiter;
+  /** The connector adapters (acquirer and antifraud gRPC servers) this installation is configured with. */
+  readonly adapters: readonly AdapterAddress[];
+  readonly organizations: { readonly repository: SqlOrganizationRepository; readonly create: CreateOrganization };
+  readonly apiKeys: {
+    readonly repository: SqlApiKeyRepository;
+    readonly create: CreateApiKey;
+    readonly authenticate: AuthenticateApiKey;
+  };
+  readonly services: ServiceRegistry;
+}
+
+export interface CoreParts {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly orm: Orm;
+  readonly transport: EventTransport;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly adapters: readonly AdapterAddress[];
+  readonly relayPollIntervalMs?: number;
+}
+
+export function createCore(parts: CoreParts): Core {
+  const { orm, ids, clock, logger, transport } = parts;
+  const transactor = new MikroOrmTransactor(orm);
+  const relay = new OutboxRelay(orm, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
+  transactor.onCommit(() => relay.nudge());
+  const organizationRepository = new SqlOrganizationRepository();
+  const apiKeyRepository = new SqlApiKeyRepository();
+  const secrets = new RandomApiKeySecrets();
+  return {
+    ...parts,
+    transactor,
+    outbox: new SqlEventOutbox(ids, clock),
+    relay,
+    idempotency: new SqlIdempotencyStore(orm),
+    rateLimiter: new PostgresRateLimiter(orm),
+    organizations: { repository: organizationRepository, create: new CreateOrganization(transactor, organizationRepository, ids, clock) },
+    apiKeys: {
+      repository: apiKeyRepository,
+      create: new CreateApiKey(transactor, organizationRepository, apiKeyRepository, secrets, ids, clock),
+      authenticate: new AuthenticateApiKey(transactor, apiKeyRepository, secrets),
+    },
+    services: new ServiceRegistry(),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Process entry point. `node dist/infrastructure/main/main.js [role]`:
+ *   all (default)  edge + worker + relay; embedded mode when DATABASE_URL/NATS_URL are absent
+ *   edge           HTTP API and the outbox relay
+ *   worker         consumers and schedulers (webhook delivery...) and the outbox relay
+ *   migrate        applies pending migrations and exits
+ *   connector <slug>  runs one connector adapter as its own gRPC server (see connector-process.ts)
+ */
+import { assembleService } from './service';
+import { openInfrastructure } from './bootstrap';
+import { MODULES } from './modules';
+import { runConnectorProcess } from './connector-process-entry';
+
+type Role = 'all' | 'edge' | 'worker' | 'migrate';
+
+async function main(argv: string[]): Promise<void> {
+  const role = (argv[0] ?? 'all') as Role | 'connector' | 'antifraud';
+  if (role === 'connector' || role === 'antifraud') {
+    await runConnectorProcess(argv[1] ?? 'sandbox');
+    return;
+  }
+  if (!['all', 'edge', 'worker', 'migrate'].includes(role)) {
+    console.error(`unknown role "${role}"; use all, edge, worker, migrate or connector <slug>`);
+    process.exit(2);
+  }
+  const infrastructure = await openInfrastructure({ startAdapters: role === 'all' });
+  const { config, logger, core } = infrastructure;
+  if (role === 'migrate') {
+    logger.info('migrations are up to date');
+    await infrastructure.close();
+    return;
+  }
+  const service = await assembleService(core, MODULES, { edge: role !== 'worker', worker: role !== 'edge' }, role === 'worker' ? null : { port: config.port, host: config.host });
+  logger.info({ role, url: service.url, embedded: !config.databaseUrl, transport: config.natsUrl ? 'jetstream' : 'in-process' }, 'service started');
+  if (!config.databaseUrl && config.deployment === 'local') await printFirstRunHint(infrastructure);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await service.stop();
+    await infrastructure.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** First start of an empty embedded database: say how to create an account (never print a secret). */
+async function printFirstRunHint(infrastructure: Awaited<ReturnType<typeof openInfrastructure>>): Promise<void> {
+  const rows = await infrastructure.orm.em.fork({ useContext: false }).execute('select count(*)::int as n from organizations');
+  if (Number(rows[0]?.n ?? 0) > 0) return;
+  console.log(
+    [
+      '',
+      'No organization exists yet. Create one and an API key with:',
+      '  npm run cli -- org create --name "ACME" --email owner@example.com',
+      '  npm run cli -- api-key create --org <ORG_ID> --environment sandbox',
+      '(stop the service first: the embedded database serves one process at a time)',
+      '',
+    ].join('\n'),
+  );
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+/**
+ * Assembles a running service from a core and the capability modules: the edge (HTTP), the workers
+ * (consumers, schedulers) and the outbox relay, each only for the roles this process plays.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import { createEdgeApp } from '../../edge/app';
+import { buildOpenApiDocument } from '../../edge/openapi';
+import { apiKeyAuthenticator } from '../../edge/routes/api-key.authenticator';
+import { docsRoutes } from '../../edge/routes/docs.routes';
+import { healthRoutes } from '../../edge/routes/health.routes';
+import type { RouteDefinition } from '../../edge/http/route';
+import packageJson from '../../package.json';
+import type { Core } from './core';
+import type { ModuleDefinition, ModuleInstance } from './module';
+
+export interface ServiceRoles {
+  readonly edge: boolean;
+  readonly worker: boolean;
+}
+
+export interface RunningService {
+  readonly core: Core;
+  readonly app: Koa;
+  readonly routes: readonly RouteDefinition[];
+  readonly modules: readonly ModuleInstance[];
+  /** Base URL when the edge listens, else null. */
+  readonly url: string | null;
+  stop(): Promise<void>;
+}
+
+export const SERVICE_VERSION: string = packageJson.version;
+
+export async function assembleService(
+  core: Core,
+  definitions: readonly ModuleDefinition[],
+  roles: ServiceRoles,
+  listen: { port: number; host: string } | null,
+): Promise<RunningService> {
+  const modules: ModuleInstance[] = [];
+  for (const definition of definitions) modules.push(await definition.build(core));
+
+  let routes: RouteDefinition[] = [];
+  const health = healthRoutes({
+    serviceVersion: SERVICE_VERSION,
+    readiness: async () => {
+      const checks = [
+        { name: 'database', check: async () => { await core.orm.em.fork({ useContext: false }).execute('select 1'); return true; } },
+        { name: 'events', check: () => core.transport.healthy() },
+        ...modules.flatMap((module) => module.readinessChecks ?? []),
+      ];
+      return Promise.all(
+        checks.map(async (check) => ({
+          name: check.name,
+          ok: await Promise.race([
+            check.check().catch(() => false),
+            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+          ]),
+        })),
+      );
+    },
+    info: async () => {
+      const parts = await Promise.all(modules.map(async (module) => (module.health ? module.health() : {})));
+      return Object.assign({ connectors: [], declineCodes: null }, ...parts);
+    },
+  });
+  let openApiCache: Record<string, unknown> | null = null;
+  routes = [
+    ...health,
+    ...docsRoutes(() => (openApiCache ??= buildOpenApiDocument(routes, SERVICE_VERSION))),
+    ...modules.flatMap((module) => module.routes ?? []),
+  ];
+
+  const app = createEdgeApp({
+    routes,
+    authenticators: [apiKeyAuthenticator(core.apiKeys.authenticate), ...modules.flatMap((module) => module.authenticators ?? [])],
+    idempotency: core.idempotency,
+    rateLimiter: core.rateLimiter,
+    logger: core.logger,
+    newRequestId: () => core.ids.next('req_'),
+    now: () => core.clock.now(),
+  });
+
+  const runningWorkers: Array<{ stop(): Promise<void> }> = [];
+  if (roles.worker) {
+    for (const worker of modules.flatMap((module) => module.workers ?? [])) {
+      runningWorkers.push(await worker.start());
+      core.logger.info({ worker: worker.name }, 'worker started');
+    }
+  }
+  // Consumers subscribe before the relay starts, so embedded mode's in-process stream has its readers.
+  core.relay.start();
+
+  let server: http.Server | null = null;
+  let url: string | null = null;
+  if (roles.edge && listen) {
+    server = http.createServer(app.callback());
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(listen.port, listen.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    url = `http://${listen.host}:${address.port}`;
+  }
+
+  return {
+    core,
+    app,
+    routes,
+    modules,
+    url,
+    async stop() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await core.relay.stop();
+      for (const worker of runningWorkers.reverse()) await worker.stop().catch(() => undefined);
+      for (const module of [...modules].reverse()) await module.stop?.().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The event stream on NATS JetStream: one stream holding `<prefix>.<environment>.<organization>.<type>`,
+ * publishes deduplicated by `Nats-Msg-Id` (the event id), durable consumers with explicit acknowledgement.
+ */
+import {
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  nanos,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+} from 'nats';
+import type { StoredEvent } from '../../domain/ports/event-outbox';
+import type { Logger } from '../logging/logger';
+import { subjectFor, type ConsumerOptions, type EventHandler, type EventTransport, type RunningConsumer } from './event-transport';
+
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+const PUBLISH_TIMEOUT_MS = 5_000;
+const ACK_WAIT_MS = 30_000;
+
+export interface JetStreamSettings {
+  readonly url: string;
+  readonly stream: string;
+  readonly subjectPrefix: string;
+}
+
+export class JetStreamTransport implements EventTransport {
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly settings: JetStreamSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  static async connect(settings: JetStreamSettings, logger: Logger): Promise<JetStreamTransport> {
+    const connection = await connect({
+      servers: settings.url,
+      name: 'payment-orchestration',
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: 5_000,
+    });
+    const jsm = await connection.jetstreamManager();
+    const transport = new JetStreamTransport(connection, connection.jetstream(), jsm, settings, logger);
+    await transport.ensureStream();
+    return transport;
+  }
+
+  private async ensureStream(): Promise<void> {
+    const config = {
+      name: this.settings.stream,
+      subjects: [`${this.settings.subjectPrefix}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      max_age: nanos(7 * 24 * 3600 * 1000),
+    };
+    try {
+      await this.jsm.streams.info(this.settings.stream);
+      await this.jsm.streams.update(this.settings.stream, config);
+    } catch (error) {
+      if (!String((error as Error).message).includes('not found')) throw error;
+      await this.jsm.streams.add(config);
+    }
+  }
+
+  async publish(event: StoredEvent): Promise<void> {
+    const subject = subjectFor(this.settings.subjectPrefix, event);
+    await this.js.publish(subject, Buffer.from(JSON.stringify(event)), { msgID: event.id, timeout: PUBLISH_TIMEOUT_MS });
+  }
+
+  async consume(options: ConsumerOptions, handler: EventHandler): Promise<RunningConsumer> {
+    const types = options.types ? new Set(options.types) : null;
+    const filterSubject =
+      options.types && options.types.length === 1
+        ? `${this.settings.subjectPrefix}.*.*.${options.types[0]}`
+        : `${this.settings.subjectPrefix}.>`;
+    const concurrency = options.concurrency ?? 16;
+    await this.jsm.consumers.add(this.settings.stream, {
+      durable_name: options.durableName,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_ack_pending: Math.max(concurrency * 4, 64),
+      filter_subject: filterSubject,
+    });
+    const consumer = await this.js.consumers.get(this.settings.stream, options.durableName);
+    const messages: ConsumerMessages = await consumer.consume({ max_messages: concurrency * 2 });
+    const inFlight = new Set<Promise<void>>();
+    const retryDelayMs = options.retryDelayMs ?? 1_000;
+
+    const loop = (async () => {
+      for await (const message of messages) {
+        const work = (async () => {
+          try {
+            const event = JSON.parse(Buffer.from(message.data).toString('utf8')) as StoredEvent;
+            if (!types || types.has(event.type)) {
+              await handler(event, { redelivered: message.info.redelivered, deliveryCount: message.info.redeliveryCount });
+            }
+            message.ack();
+          } catch (error) {
+            this.logger.warn({ err: error, consumer: options.durableName }, 'event handler failed; message will be redelivered');
+            message.nak(retryDelayMs);
+          }
+        })();
+        inFlight.add(work);
+        void work.finally(() => inFlight.delete(work));
+        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      }
+    })();
+
+    return {
+      stop: async () => {
+        messages.stop();
+        await loop.catch(() => undefined);
+        await Promise.allSettled([...inFlight]);
+      },
+    };
+  }
+
+  async healthy(): Promise<boolean> {
+    if (this.connection.isClosed()) return false;
+    try {
+      await Promise.race([
+        this.connection.rtt(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('nats rtt timeout')), 1_000)),
+      ]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Deletes the stream; tests use it to leave nothing behind. */
+  async deleteStream(): Promise<void> {
+    await this.jsm.streams.delete(this.settings.stream).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.drain().catch(() => this.connection.close());
+  }
+}

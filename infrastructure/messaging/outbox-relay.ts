@@ -1,0 +1,129 @@
+/**
+ * Publishes committed events from the outbox to the event transport, then marks them published.
+ *
+ * Claiming sets a short lease in one autocommitted statement (FOR UPDATE SKIP LOCKED), so several relays
+ * share the work and no transaction stays open while the transport is called. A relay that dies after
+ * claiming leaves the lease to expire and the events are claimed again; the transport drops the
+ * duplicate by event id and consumers deduplicate too. Events committed while the transport is down stay
+ * unpublished and leave as soon as it answers again.
+ */
+import type { Orm } from '../persistence/orm';
+import type { Logger } from '../logging/logger';
+import type { EventTransport } from './event-transport';
+import { storedEventFromRow, type EventRow } from './sql-event-outbox';
+
+export interface OutboxRelayOptions {
+  readonly batchSize?: number;
+  readonly pollIntervalMs?: number;
+  readonly leaseMs?: number;
+}
+
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private failures = 0;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly transport: EventTransport,
+    private readonly logger: Logger,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.leaseMs = options.leaseMs ?? 30_000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Called after each commit that wrote events: publish now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.draining;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.drain();
+    }, delayMs);
+  }
+
+  /** Publishes everything unpublished; resolves when the outbox is empty or the transport failed. */
+  drain(): Promise<void> {
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      let nextDelay = this.pollIntervalMs;
+      try {
+        do {
+          this.again = false;
+          while ((await this.publishBatch()) === this.batchSize) {
+            /* keep going while full batches come back */
+          }
+        } while (this.again && !this.stopped);
+        this.failures = 0;
+      } catch (error) {
+        this.failures += 1;
+        nextDelay = Math.min(this.pollIntervalMs * 2 ** Math.min(this.failures, 5), 10_000);
+        this.logger.warn({ err: error, failures: this.failures }, 'outbox relay could not publish; will retry');
+      } finally {
+        this.draining = null;
+        this.schedule(nextDelay);
+      }
+    })();
+    return this.draining;
+  }
+
+  private async publishBatch(): Promise<number> {
+    const em = this.orm.em.fork({ useContext: false });
+    const rows = await em.execute<EventRow[]>(
+      `update events set relay_lease_until = now() + (? * interval '1 millisecond')
+        where id in (
+          select id from events
+           where published_at is null and (relay_lease_until is null or relay_lease_until < now())
+           order by sequence
+           limit ? for update skip locked)
+        returning id, organization_id, environment, type, api_version, sequence, data, created_at`,
+      [this.leaseMs, this.batchSize],
+    );
+    if (rows.length === 0) return 0;
+    const events = rows.map(storedEventFromRow).sort((a, b) => a.sequence - b.sequence);
+    const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));
+    const published = events.filter((_, index) => results[index].status === 'fulfilled').map((event) => event.id);
+    if (published.length > 0) {
+      await em.execute(`update events set published_at = now(), relay_lease_until = null where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(published)]);
+    }
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) {
+      // Release the lease at once so the next attempt does not wait for it to expire.
+      const unpublished = events.filter((_, index) => results[index].status === 'rejected').map((event) => event.id);
+      await em.execute(`update events set relay_lease_until = null where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(unpublished)]);
+      throw failed.reason;
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,68 @@
+import type { IdempotencyBegin, IdempotencyStore, StoredResponse } from '../../edge/http/idempotency';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from '../../edge/http/idempotency';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { Orm } from './orm';
+
+interface KeyRow {
+  request_hash: string;
+  state: 'in_flight' | 'completed';
+  response_status: number | null;
+  response_body: unknown;
+  response_headers: Record<string, string> | null;
+}
+
+/**
+ * Idempotency keys in PostgreSQL. `begin` is one statement that either claims the key or reports what
+ * holds it: a fresh key, an expired one (older than 24 h) or an abandoned in-flight one with the same
+ * request (its process died) is claimed; anything else is a replay or a conflict.
+ */
+export class SqlIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly orm: Orm) {}
+
+  async begin(scope: TenantScope, route: string, key: string, requestHash: string, now: Date): Promise<IdempotencyBegin> {
+    const em = this.orm.em.fork({ useContext: false });
+    const claimed = await em.execute(
+      `insert into idempotency_keys as k (organization_id, environment, route, key, request_hash, state, created_at, locked_until, expires_at)
+       values (?, ?, ?, ?, ?, 'in_flight', ?, ?, ?)
+       on conflict (organization_id, environment, route, key) do update
+         set request_hash = excluded.request_hash, state = 'in_flight', response_status = null, response_body = null,
+             response_headers = null, created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
+         where k.expires_at < excluded.created_at
+            or (k.state = 'in_flight' and k.locked_until < excluded.created_at and k.request_hash = excluded.request_hash)
+       returning key`,
+      [scope.organizationId, scope.environment, route, key, requestHash, now, new Date(now.getTime() + IDEMPOTENCY_LOCK_MS), new Date(now.getTime() + IDEMPOTENCY_TTL_MS)],
+    );
+    if (claimed.length === 1) return { kind: 'started' };
+    const rows = await em.execute<KeyRow[]>(
+      `select request_hash, state, response_status, response_body, response_headers from idempotency_keys
+        where organization_id = ? and environment = ? and route = ? and key = ?`,
+      [scope.organizationId, scope.environment, route, key],
+    );
+    const row = rows[0];
+    if (!row) return this.begin(scope, route, key, requestHash, now); // removed in between: claim again
+    if (row.request_hash !== requestHash) return { kind: 'conflict', reason: 'different_request' };
+    if (row.state === 'in_flight') return { kind: 'conflict', reason: 'in_flight' };
+    return { kind: 'replay', response: { status: row.response_status ?? 200, body: row.response_body, headers: row.response_headers ?? {} } };
+  }
+
+  async complete(scope: TenantScope, route: string, key: string, response: StoredResponse): Promise<void> {
+    await this.orm.em.fork({ useContext: false }).execute(
+      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = ?::jsonb
+        where organization_id = ? and environment = ? and route = ? and key = ?`,
+      [response.status, JSON.stringify(response.body ?? null), JSON.stringify(response.headers), scope.organizationId, scope.environment, route, key],
+    );
+  }
+
+  async abandon(scope: TenantScope, route: string, key: string): Promise<void> {
+    await this.orm.em.fork({ useContext: false }).execute(
+      `delete from idempotency_keys where organization_id = ? and environment = ? and route = ? and key = ? and state = 'in_flight'`,
+      [scope.organizationId, scope.environment, route, key],
+    );
+  }
+
+  /** Housekeeping: drops keys past their 24 hours. */
+  async purgeExpired(now: Date): Promise<number> {
+    const rows = await this.orm.em.fork({ useContext: false }).execute(`delete from idempotency_keys where expires_at < ? returning key`, [now]);
+    return rows.length;
+  }
+}

@@ -1,0 +1,149 @@
+import type { Transaction } from '../../domain/ports/transactor';
+import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
+import { DomainError } from '../../domain/shared/domain-error';
+import type { Environment, TenantScope } from '../../domain/shared/environment';
+import { WebhookEndpoint, type WebhookEndpointState } from '../../domain/webhook/webhook-endpoint';
+import type { EndpointStatus } from '../../domain/webhook/webhook-endpoint.transitions';
+import { entityManager } from './mikro-orm-transactor';
+
+export interface EndpointRow {
+  id: string;
+  organization_id: string;
+  environment: Environment;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  custom_headers: Record<string, string>;
+  status: EndpointStatus;
+  consecutive_failures: number;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  last_success_at: Date | null;
+  last_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
+
+export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
+  const state: WebhookEndpointState = {
+    id: row.id,
+    organizationId: row.organization_id,
+    environment: row.environment,
+    url: row.url,
+    description: row.description,
+    enabledEvents: row.enabled_events,
+    customHeaders: row.custom_headers,
+    status: row.status,
+    consecutiveFailures: Number(row.consecutive_failures),
+    disabledReason: row.disabled_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: date(row.previous_secret_expires_at),
+    lastSuccessAt: date(row.last_success_at),
+    lastAttemptAt: date(row.last_attempt_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    deletedAt: date(row.deleted_at),
+  };
+  return WebhookEndpoint.restore(state);
+}
+
+const COLUMNS = `id, organization_id, environment, url, description, enabled_events, custom_headers, status, consecutive_failures,
+  disabled_reason, secret, previous_secret, previous_secret_expires_at, last_success_at, last_attempt_at, created_at, updated_at, deleted_at`;
+
+function values(s: Readonly<WebhookEndpointState>): unknown[] {
+  return [
+    s.id, s.organizationId, s.environment, s.url, s.description, JSON.stringify(s.enabledEvents), JSON.stringify(s.customHeaders), s.status,
+    s.consecutiveFailures, s.disabledReason, s.secret, s.previousSecret, s.previousSecretExpiresAt, s.lastSuccessAt, s.lastAttemptAt,
+    s.createdAt, s.updatedAt, s.deletedAt,
+  ];
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || /unique|duplicate key/i.test(e?.message ?? '');
+}
+
+export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
+  async insert(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
+    try {
+      await entityManager(tx).execute(
+        `insert into webhook_endpoints (${COLUMNS}) values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        values(endpoint.state),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw urlTaken();
+      throw error;
+    }
+  }
+
+  async update(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
+    const [id, ...rest] = values(endpoint.state);
+    try {
+      await entityManager(tx).execute(
+        `update webhook_endpoints set organization_id = ?, environment = ?, url = ?, description = ?, enabled_events = ?::jsonb,
+           custom_headers = ?::jsonb, status = ?, consecutive_failures = ?, disabled_reason = ?, secret = ?, previous_secret = ?,
+           previous_secret_expires_at = ?, last_success_at = ?, last_attempt_at = ?, created_at = ?, updated_at = ?, deleted_at = ?
+         where id = ?`,
+        [...rest, id],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw urlTaken();
+      throw error;
+    }
+  }
+
+  async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean; includeDeleted?: boolean } = {}): Promise<WebhookEndpoint | null> {
+    const rows = await entityManager(tx).execute<EndpointRow[]>(
+      `select ${COLUMNS} from webhook_endpoints where id = ? and organization_id = ? and environment = ?
+         ${options.includeDeleted ? '' : 'and deleted_at is null'} ${options.forUpdate ? 'for update' : ''}`,
+      [id, scope.organizationId, scope.environment],
+    );
+    return rows[0] ? endpointFromRow(rows[0]) : null;
+  }
+
+  async findById(tx: Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookEndpoint | null> {
+    const rows = await entityManager(tx).execute<EndpointRow[]>(
+      `select ${COLUMNS} from webhook_endpoints where id = ? ${options.forUpdate ? 'for update' : ''}`,
+      [id],
+    );
+    return rows[0] ? endpointFromRow(rows[0]) : null;
+  }
+
+  async list(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
+    const rows = await entityManager(tx).execute<EndpointRow[]>(
+      `select ${COLUMNS} from webhook_endpoints where organization_id = ? and environment = ? and deleted_at is null order by id desc`,
+      [scope.organizationId, scope.environment],
+    );
+    return rows.map(endpointFromRow);
+  }
+
+  async countForUpdate(tx: Transaction, scope: TenantScope): Promise<number> {
+    const em = entityManager(tx);
+    // A transaction-scoped advisory lock per tenant serializes creations, so two concurrent requests cannot both see 19.
+    await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`webhook_endpoints:${scope.organizationId}:${scope.environment}`]);
+    const rows = await em.execute<Array<{ n: number }>>(
+      `select count(*)::int4 as n from webhook_endpoints where organization_id = ? and environment = ? and deleted_at is null`,
+      [scope.organizationId, scope.environment],
+    );
+    return Number(rows[0].n);
+  }
+
+  async listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
+    const rows = await entityManager(tx).execute<EndpointRow[]>(
+      `select ${COLUMNS} from webhook_endpoints
+        where organization_id = ? and environment = ? and deleted_at is null and status in ('active', 'failing')`,
+      [scope.organizationId, scope.environment],
+    );
+    return rows.map(endpointFromRow);
+  }
+}
+
+function urlTaken(): DomainError {
+  return new DomainError('webhook_url_taken', 'A webhook endpoint with this URL already exists in this environment.', { param: 'body.url' });
+}

@@ -1,0 +1,133 @@
+/**
+ * Starts the whole service for end-to-end tests: its own database (migrated), its own JetStream stream
+ * (or the in-process transport), the sandbox adapters on loopback, every module, and the edge on a free
+ * port. `merchant()` creates an organization with a sandbox and a live API key.
+ */
+import { loadConfig, type Config } from '../../infrastructure/config/config';
+import { createLogger } from '../../infrastructure/logging/logger';
+import { migrate, openOrm } from '../../infrastructure/persistence/orm';
+import { SystemClock } from '../../infrastructure/clock/system-clock';
+import { UlidIdGenerator } from '../../infrastructure/clock/ulid-id-generator';
+import { InProcessTransport } from '../../infrastructure/messaging/in-process-transport';
+import { JetStreamTransport } from '../../infrastructure/messaging/jetstream-transport';
+import type { EventTransport } from '../../infrastructure/messaging/event-transport';
+import { createCore, type AdapterAddress, type Core } from '../../infrastructure/main/core';
+import { startEmbeddedAdapters } from '../../infrastructure/main/embedded-adapters';
+import type { ModuleDefinition } from '../../infrastructure/main/module';
+import { MODULES } from '../../infrastructure/main/modules';
+import { assembleService, type RunningService } from '../../infrastructure/main/service';
+import type { Clock } from '../../domain/ports/clock';
+import { closeAfterRun } from './root-hooks';
+import { createTestDatabase, testServers, uniqueStream } from './test-infrastructure';
+import { ApiClient } from './api-client';
+
+export interface TestServiceOptions {
+  readonly config?: Partial<Config>;
+  readonly env?: Record<string, string>;
+  readonly clock?: Clock;
+  readonly modules?: readonly ModuleDefinition[];
+  readonly transport?: 'jetstream' | 'in-process';
+  /** Start the embedded sandbox adapters (default true) or use these addresses. */
+  readonly adapters?: readonly AdapterAddress[];
+  readonly workers?: boolean;
+  readonly edge?: boolean;
+}
+
+export interface Merchant {
+  readonly organizationId: string;
+  readonly sandboxKey: string;
+  readonly liveKey: string;
+  readonly sandbox: ApiClient;
+  readonly live: ApiClient;
+}
+
+export interface TestService {
+  readonly url: string;
+  readonly core: Core;
+  readonly service: RunningService;
+  readonly config: Config;
+  merchant(name?: string): Promise<Merchant>;
+  client(key?: string): ApiClient;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const servers = await testServers();
+  const databaseUrl = await createTestDatabase();
+  const { stream, subjectPrefix } = uniqueStream();
+  const useJetStream = (options.transport ?? 'jetstream') === 'jetstream';
+  const config: Config = {
+    ...loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env }),
+    databaseUrl,
+    natsUrl: useJetStream ? servers.natsUrl : null,
+    natsStream: stream,
+    natsSubjectPrefix: subjectPrefix,
+    databasePoolSize: 10,
+    port: 0,
+    ...options.config,
+  };
+  const logger = createLogger(config.logLevel);
+  const orm = await openOrm(databaseUrl, config.databasePoolSize);
+  await migrate(orm);
+  const transport: EventTransport = useJetStream
+    ? await JetStreamTransport.connect({ url: servers.natsUrl, stream, subjectPrefix }, logger)
+    : new InProcessTransport(logger);
+  const embeddedAdapters = options.adapters ? null : await startEmbeddedAdapters(config, logger);
+  const core = createCore({
+    config,
+    logger,
+    orm,
+    transport,
+    clock: options.clock ?? new SystemClock(),
+    ids: new UlidIdGenerator(),
+    adapters: options.adapters ?? embeddedAdapters?.adapters ?? [],
+    relayPollIntervalMs: 200,
+  });
+  const service = await assembleService(
+    core,
+    options.modules ?? MODULES,
+    { edge: options.edge ?? true, worker: options.workers ?? true },
+    { port: 0, host: '127.0.0.1' },
+  );
+  const url = service.url!;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await service.stop();
+    await embeddedAdapters?.stop();
+    if (transport instanceof JetStreamTransport) await transport.deleteStream();
+    await transport.close();
+    await orm.close(true);
+  };
+  closeAfterRun(stop);
+  let merchants = 0;
+  return {
+    url,
+    core,
+    service,
+    config,
+    client: (key?: string) => new ApiClient(url, key),
+    async merchant(name?: string) {
+      const organization = await core.organizations.create.execute({ name: name ?? `Merchant ${++merchants}` });
+      const sandbox = await core.apiKeys.create.execute({ organizationId: organization.id, environment: 'sandbox', name: 'test sandbox' });
+      const live = await core.apiKeys.create.execute({ organizationId: organization.id, environment: 'live', name: 'test live' });
+      return {
+        organizationId: organization.id,
+        sandboxKey: sandbox.secret,
+        liveKey: live.secret,
+        sandbox: new ApiClient(url, sandbox.secret),
+        live: new ApiClient(url, live.secret),
+      };
+    },
+    stop,
+  };
+}
+
+let shared: Promise<TestService> | null = null;
+
+/** One service with the default configuration, shared by every suite of the run that needs no other. */
+export function sharedTestService(): Promise<TestService> {
+  shared ??= startTestService();
+  return shared;
+}
