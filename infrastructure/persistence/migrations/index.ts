@@ -1,0 +1,12 @@
+/**
+ * Every migration, in order. Add one line per new migration (class names start with a timestamp).
+ * Listed explicitly so the compiled service and the tests apply the same set, with no file scanning.
+ */
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000100Foundation } from './Migration20261122000100Foundation';
+import { Migration20261122003000Identity } from './Migration20261122003000Identity';
+
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
+  { name: 'Migration20261122003000Identity', class: Migration20261122003000Identity },
+];
