@@ -1,4 +1,12 @@
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type handleUnaryCall,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 
 /** One service to expose: the generated definition (e.g. `AcquirerConnectorService`) and its handlers. */
@@ -75,4 +83,26 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   };
 
   return { server, host, port, address: `${host.includes(':') ? `[${host}]` : host}:${port}`, health, stop };
+}
+
+/**
+ * Adapts an async handler to grpc-js's callback style. A thrown error carrying a numeric gRPC `code` (see
+ * `grpcError`) becomes that status; anything else becomes INTERNAL without leaking its message.
+ */
+export function unaryHandler<Req, Res>(
+  handler: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    handler(call.request, call).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        const code = (error as { code?: unknown })?.code;
+        if (typeof code === 'number') {
+          callback({ code, details: (error as { details?: string }).details ?? (error as Error).message });
+        } else {
+          callback({ code: status.INTERNAL, details: 'Internal adapter error' });
+        }
+      },
+    );
+  };
 }

@@ -5,7 +5,10 @@
  */
 export type AdapterStarter = (options: { port: number; host: string }) => Promise<{ port: number; stop(): Promise<void> }>;
 
-export const ADAPTER_STARTERS: Record<string, () => Promise<AdapterStarter>> = {};
+export const ADAPTER_STARTERS: Record<string, () => Promise<AdapterStarter>> = {
+  sandbox: async () => (await import('./connector-process')).SHIPPED_ADAPTERS['sandbox']!.start,
+  'sandbox-antifraud': async () => (await import('./connector-process')).SHIPPED_ADAPTERS['sandbox-antifraud']!.start,
+};
 
 export async function runConnectorProcess(slug: string): Promise<void> {
   const load = ADAPTER_STARTERS[slug];

@@ -1,0 +1,188 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import {
+  ChargeStatus,
+  Outcome,
+  type AcquirerReferences,
+  type OperationResponse,
+} from '../../grpc/generated/connector/v1/connector';
+
+/**
+ * The sandbox acquirer's memory: authorizations and bank charges per merchant, and the first answer given to
+ * each idempotency key. It enforces what a real acquirer enforces (capture up to the authorization, refund up
+ * to the capture, no void after capture) and answers refusals as DECLINED data with a raw code.
+ */
+export type CardStatus = 'authorized' | 'captured' | 'voided';
+export type FraudReviewState = 'none' | 'pending' | 'accepted' | 'rejected';
+
+export interface CardRecord {
+  readonly kind: 'card';
+  readonly id: string;
+  readonly merchantId: string;
+  readonly idempotencyKey: string;
+  readonly amount: number;
+  readonly currency: string;
+  status: CardStatus;
+  capturedAmount: number;
+  refundedAmount: number;
+  fraudReview: FraudReviewState;
+  readonly references: AcquirerReferences;
+}
+
+export type ChargeState = 'awaiting_payment' | 'paid' | 'expired' | 'canceled';
+
+export interface ChargeRecord {
+  readonly kind: 'pix' | 'boleto';
+  readonly id: string;
+  readonly merchantId: string;
+  readonly idempotencyKey: string;
+  readonly amount: number;
+  status: ChargeState;
+  paidAt?: string;
+  readonly expiresAt: string;
+}
+
+/** Raw codes of the sandbox's own refusals (issuer codes come from the scenario table). */
+export const SANDBOX_OPERATION_CODES = {
+  ok: '00',
+  notFound: 'payment_not_found',
+  invalidState: 'invalid_state',
+  exceedsAuthorized: 'amount_exceeds_authorized',
+  exceedsCaptured: 'amount_exceeds_captured',
+} as const;
+
+function digits(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += String(randomInt(10));
+  return out;
+}
+
+export function sandboxId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+export function newReferences(): AcquirerReferences {
+  return {
+    acquirerPaymentId: sandboxId('sbx'),
+    nsu: digits(9),
+    tid: digits(20),
+    authorizationCode: randomBytes(3).toString('hex').toUpperCase(),
+  };
+}
+
+function declined(rawCode: string, message: string): OperationResponse {
+  return { outcome: Outcome.DECLINED, rawCode, message, amount: 0, operationId: '' };
+}
+
+function approved(amount: number): OperationResponse {
+  return { outcome: Outcome.APPROVED, rawCode: SANDBOX_OPERATION_CODES.ok, message: 'Approved', amount, operationId: sandboxId('op') };
+}
+
+export class SandboxLedger {
+  private readonly cards = new Map<string, CardRecord>();
+  private readonly charges = new Map<string, ChargeRecord>();
+  private readonly answers = new Map<string, Promise<unknown>>();
+
+  /** Returns the first answer for (rpc, merchant, key), computing and storing it on first use. */
+  async once<T>(rpc: string, merchantId: string, idempotencyKey: string, compute: () => Promise<T> | T): Promise<T> {
+    if (!idempotencyKey) return compute();
+    const key = `${rpc}\u0000${merchantId}\u0000${idempotencyKey}`;
+    const known = this.answers.get(key);
+    if (known) return known as Promise<T>;
+    // The promise is stored, not the value, so a concurrent retry waits for the first call instead of acting twice.
+    // A failure (processing error, timeout) is not an answer: it is forgotten so a retry acts.
+    const answer = Promise.resolve().then(compute);
+    this.answers.set(key, answer);
+    answer.catch(() => this.answers.delete(key));
+    return answer;
+  }
+
+  addCard(record: CardRecord): void {
+    this.cards.set(record.id, record);
+  }
+
+  card(merchantId: string, id: string): CardRecord | undefined {
+    const record = this.cards.get(id);
+    return record && record.merchantId === merchantId ? record : undefined;
+  }
+
+  cardByKey(merchantId: string, idempotencyKey: string): CardRecord | undefined {
+    for (const record of this.cards.values()) {
+      if (record.merchantId === merchantId && record.idempotencyKey === idempotencyKey) return record;
+    }
+    return undefined;
+  }
+
+  addCharge(record: ChargeRecord): void {
+    this.charges.set(record.id, record);
+  }
+
+  charge(merchantId: string, id: string): ChargeRecord | undefined {
+    const record = this.charges.get(id);
+    return record && record.merchantId === merchantId ? record : undefined;
+  }
+
+  chargeByKey(merchantId: string, idempotencyKey: string): ChargeRecord | undefined {
+    for (const record of this.charges.values()) {
+      if (record.merchantId === merchantId && record.idempotencyKey === idempotencyKey) return record;
+    }
+    return undefined;
+  }
+
+  /** amount 0 captures the whole authorization; a partial capture releases the rest. */
+  capture(merchantId: string, id: string, amount: number): OperationResponse {
+    const record = this.card(merchantId, id);
+    if (!record) return declined(SANDBOX_OPERATION_CODES.notFound, 'No such authorization');
+    if (record.status !== 'authorized') return declined(SANDBOX_OPERATION_CODES.invalidState, `The payment is ${record.status}`);
+    const toCapture = amount === 0 ? record.amount : amount;
+    if (toCapture <= 0 || toCapture > record.amount) {
+      return declined(SANDBOX_OPERATION_CODES.exceedsAuthorized, 'Capture amount exceeds the authorized amount');
+    }
+    record.status = 'captured';
+    record.capturedAmount = toCapture;
+    if (record.fraudReview === 'pending') record.fraudReview = 'accepted';
+    return approved(toCapture);
+  }
+
+  void(merchantId: string, id: string, amount: number): OperationResponse {
+    const record = this.card(merchantId, id);
+    if (!record) return declined(SANDBOX_OPERATION_CODES.notFound, 'No such authorization');
+    if (record.status !== 'authorized') return declined(SANDBOX_OPERATION_CODES.invalidState, `The payment is ${record.status}`);
+    if (amount < 0 || amount > record.amount) {
+      return declined(SANDBOX_OPERATION_CODES.exceedsAuthorized, 'Void amount exceeds the authorized amount');
+    }
+    record.status = 'voided';
+    if (record.fraudReview === 'pending') record.fraudReview = 'rejected';
+    return approved(record.amount);
+  }
+
+  /** amount 0 refunds what remains of the capture; several partial refunds may add up to it. */
+  refund(merchantId: string, id: string, amount: number): OperationResponse {
+    const record = this.card(merchantId, id);
+    if (!record) return declined(SANDBOX_OPERATION_CODES.notFound, 'No such payment');
+    if (record.status !== 'captured') return declined(SANDBOX_OPERATION_CODES.invalidState, `The payment is ${record.status}`);
+    const remaining = record.capturedAmount - record.refundedAmount;
+    const toRefund = amount === 0 ? remaining : amount;
+    if (toRefund <= 0 || toRefund > remaining) {
+      return declined(SANDBOX_OPERATION_CODES.exceedsCaptured, 'Refund amount exceeds what remains of the capture');
+    }
+    record.refundedAmount += toRefund;
+    return approved(toRefund);
+  }
+
+  static chargeStatusOfCard(record: CardRecord): ChargeStatus {
+    return record.status === 'authorized' ? ChargeStatus.AUTHORIZED : record.status === 'captured' ? ChargeStatus.CAPTURED : ChargeStatus.VOIDED;
+  }
+
+  static chargeStatusOf(record: ChargeRecord): ChargeStatus {
+    switch (record.status) {
+      case 'awaiting_payment':
+        return ChargeStatus.AWAITING_PAYMENT;
+      case 'paid':
+        return ChargeStatus.PAID;
+      case 'expired':
+        return ChargeStatus.EXPIRED;
+      case 'canceled':
+        return ChargeStatus.CANCELED;
+    }
+  }
+}

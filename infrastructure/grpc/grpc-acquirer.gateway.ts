@@ -1,0 +1,306 @@
+import type {
+  AcquirerGateway,
+  AcquirerReferences,
+  AuthorizeInput,
+  AuthorizeOutput,
+  CaptureInput,
+  MitType as DomainMitType,
+  OperationOutput,
+  PaymentSource,
+  RefundInput,
+  VoidInput,
+  ZeroAuthInput,
+  ZeroAuthOutput,
+} from '../../domain/ports/acquirer-gateway';
+import type {
+  ConnectorDescription,
+  VerifyCredentialsInput,
+  VerifyCredentialsOutput,
+} from '../../domain/ports/connector-description';
+import { ConnectorFailure } from '../../domain/shared/connector-failure';
+import {
+  AcquirerConnectorClient,
+  Initiator,
+  MitType,
+  Outcome,
+  type AcquirerReferences as ProtoReferences,
+  type AuthorizeRequest,
+  type OperationResponse,
+} from './generated/connector/v1/connector';
+import { createGrpcClient } from './grpc-client';
+import {
+  DEFAULT_CONNECTOR_DEADLINE_MS,
+  connectorCall,
+  fromProtoDescription,
+  fromProtoVerify,
+  toProtoCredentials,
+} from './grpc-connector.mapping';
+
+export interface GrpcAcquirerGatewayOptions {
+  /** Per-call deadline in ms (default 5000). */
+  readonly deadlineMs?: number;
+  /** Slug the adapter is configured under, for failure messages before Describe ran. */
+  readonly slug?: string;
+}
+
+const MIT_TYPES: Record<DomainMitType, MitType> = {
+  recurring: MitType.RECURRING,
+  installment: MitType.INSTALLMENT,
+  unscheduled: MitType.UNSCHEDULED,
+  reauthorization: MitType.REAUTHORIZATION,
+  resubmission: MitType.RESUBMISSION,
+  delayed_charge: MitType.DELAYED_CHARGE,
+  incremental: MitType.INCREMENTAL,
+  no_show: MitType.NO_SHOW,
+};
+
+function toProtoSource(source: PaymentSource): AuthorizeRequest['source'] {
+  if (source.type === 'card') {
+    return {
+      $case: 'card',
+      card: {
+        token: source.token,
+        brand: source.brand ?? '',
+        bin: source.bin ?? '',
+        last4: source.last4 ?? '',
+        expMonth: source.expMonth ?? 0,
+        expYear: source.expYear ?? 0,
+        holderName: source.holderName ?? '',
+      },
+    };
+  }
+  return {
+    $case: 'networkToken',
+    networkToken: {
+      token: source.token,
+      cryptogram: source.cryptogram ?? '',
+      brand: source.brand ?? '',
+      expMonth: source.expMonth ?? 0,
+      expYear: source.expYear ?? 0,
+    },
+  };
+}
+
+function fromProtoReferences(references: ProtoReferences | undefined): AcquirerReferences {
+  const refs: { -readonly [K in keyof AcquirerReferences]: AcquirerReferences[K] } = {
+    acquirerPaymentId: references?.acquirerPaymentId ?? '',
+  };
+  if (references?.nsu) refs.nsu = references.nsu;
+  if (references?.tid) refs.tid = references.tid;
+  if (references?.authorizationCode) refs.authorizationCode = references.authorizationCode;
+  return refs;
+}
+
+/**
+ * AcquirerGateway over the AcquirerConnector gRPC contract: one instance per configured adapter address.
+ * Every call carries the gateway's deadline; a decline is returned, a failure thrown as ConnectorFailure.
+ */
+export class GrpcAcquirerGateway implements AcquirerGateway {
+  private readonly client: AcquirerConnectorClient;
+  private readonly deadlineMs: number;
+  private readonly slug: string | undefined;
+
+  constructor(target: string | AcquirerConnectorClient, options: GrpcAcquirerGatewayOptions = {}) {
+    this.client = typeof target === 'string' ? createGrpcClient(AcquirerConnectorClient, target) : target;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_CONNECTOR_DEADLINE_MS;
+    this.slug = options.slug;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  async describe(): Promise<ConnectorDescription> {
+    const response = await connectorCall(this.client, this.client.describe, {}, this.deadlineMs, this.slug, 'Describe');
+    return fromProtoDescription(response, 'acquirer');
+  }
+
+  async verifyCredentials(input: VerifyCredentialsInput): Promise<VerifyCredentialsOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.verifyCredentials,
+      { credentials: toProtoCredentials(input.credentials) },
+      this.deadlineMs,
+      this.slug,
+      'VerifyCredentials',
+    );
+    return fromProtoVerify(response);
+  }
+
+  async authorize(input: AuthorizeInput): Promise<AuthorizeOutput> {
+    const request: AuthorizeRequest = {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      paymentId: input.paymentId,
+      source: toProtoSource(input.source),
+      amount: input.amount,
+      currency: input.currency,
+      capture: input.capture,
+      installments: input.installments ?? 1,
+      initiator: input.initiator === 'merchant' ? Initiator.MERCHANT : Initiator.CUSTOMER,
+      mitType: input.mitType ? MIT_TYPES[input.mitType] : MitType.MIT_TYPE_UNSPECIFIED,
+      softDescriptor: input.softDescriptor ?? '',
+      items: (input.items ?? []).map((item) => ({
+        sku: item.sku ?? '',
+        name: item.name,
+        quantity: item.quantity,
+        amount: item.amount,
+      })),
+      splits: (input.splits ?? []).map((split) => ({
+        recipientId: split.recipientId,
+        amount: split.amount,
+        liableForChargeback: split.liableForChargeback ?? false,
+        chargeProcessingFee: split.chargeProcessingFee ?? false,
+      })),
+      threeDsAuthenticationId: input.threeDsAuthenticationId ?? '',
+    };
+    if (input.customer) {
+      const c = input.customer;
+      request.customer = {
+        id: c.id ?? '',
+        name: c.name ?? '',
+        email: c.email ?? '',
+        document: c.document ?? '',
+        phone: c.phone ?? '',
+        birthDate: c.birthDate ?? '',
+        ...(c.billingAddress ? { billingAddress: address(c.billingAddress) } : {}),
+        ...(c.shippingAddress ? { shippingAddress: address(c.shippingAddress) } : {}),
+      };
+    }
+    if (input.fraudData) {
+      const f = input.fraudData;
+      request.fraudData = {
+        fingerprintSessionId: f.fingerprintSessionId ?? '',
+        clientIp: f.clientIp ?? '',
+        clientUserAgent: f.clientUserAgent ?? '',
+        deviceId: f.deviceId ?? '',
+        shippingMethod: f.shippingMethod ?? '',
+        isGift: f.isGift ?? false,
+        returnsAccepted: f.returnsAccepted ?? false,
+        merchantDefinedFields: { ...(f.merchantDefinedFields ?? {}) },
+        analysisEnabled: f.analysisEnabled ?? false,
+      };
+    }
+    const response = await connectorCall(this.client, this.client.authorize, request, this.deadlineMs, this.slug, 'Authorize');
+    switch (response.outcome) {
+      case Outcome.APPROVED:
+        return {
+          status: 'approved',
+          rawCode: response.rawCode,
+          message: response.message,
+          references: fromProtoReferences(response.references),
+          fraudReviewPending: response.fraudReviewPending,
+          capturedAmount: response.capturedAmount,
+        };
+      case Outcome.DECLINED:
+        return { status: 'declined', rawCode: response.rawCode, message: response.message };
+      case Outcome.PENDING_ACTION:
+        return {
+          status: 'pending_action',
+          action: { type: response.nextAction?.type || 'three_ds', ...(response.nextAction?.url ? { url: response.nextAction.url } : {}) },
+          ...(response.references ? { references: fromProtoReferences(response.references) } : {}),
+          rawCode: response.rawCode,
+          message: response.message,
+        };
+      default:
+        throw this.unrecognized('Authorize', response.outcome);
+    }
+  }
+
+  async capture(input: CaptureInput): Promise<OperationOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.capture,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        acquirerPaymentId: input.acquirerPaymentId,
+        amount: input.amount,
+      },
+      this.deadlineMs,
+      this.slug,
+      'Capture',
+    );
+    return this.operation('Capture', response);
+  }
+
+  async void(input: VoidInput): Promise<OperationOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.void,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        acquirerPaymentId: input.acquirerPaymentId,
+        amount: input.amount ?? 0,
+      },
+      this.deadlineMs,
+      this.slug,
+      'Void',
+    );
+    return this.operation('Void', response);
+  }
+
+  async refund(input: RefundInput): Promise<OperationOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.refund,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        acquirerPaymentId: input.acquirerPaymentId,
+        amount: input.amount,
+      },
+      this.deadlineMs,
+      this.slug,
+      'Refund',
+    );
+    return this.operation('Refund', response);
+  }
+
+  async zeroAuth(input: ZeroAuthInput): Promise<ZeroAuthOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.zeroAuth,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        source: toProtoSource(input.source),
+      },
+      this.deadlineMs,
+      this.slug,
+      'ZeroAuth',
+    );
+    if (response.outcome === Outcome.APPROVED) return { status: 'approved', rawCode: response.rawCode };
+    if (response.outcome === Outcome.DECLINED) return { status: 'declined', rawCode: response.rawCode, message: response.message };
+    throw this.unrecognized('ZeroAuth', response.outcome);
+  }
+
+  private operation(rpc: string, response: OperationResponse): OperationOutput {
+    if (response.outcome === Outcome.APPROVED) {
+      return { status: 'approved', amount: response.amount, operationId: response.operationId, rawCode: response.rawCode };
+    }
+    if (response.outcome === Outcome.DECLINED) return { status: 'declined', rawCode: response.rawCode, message: response.message };
+    throw this.unrecognized(rpc, response.outcome);
+  }
+
+  /** An answer outside the contract: the adapter did respond, so the outcome is known to be unusable. */
+  private unrecognized(rpc: string, outcome: Outcome): ConnectorFailure {
+    return new ConnectorFailure('technical', `${rpc} answered an unrecognized outcome ${outcome}`, {
+      ...(this.slug ? { connectorSlug: this.slug } : {}),
+    });
+  }
+}
+
+function address(a: NonNullable<NonNullable<AuthorizeInput['customer']>['billingAddress']>) {
+  return {
+    postalCode: a.postalCode ?? '',
+    line1: a.line1 ?? '',
+    streetNumber: a.streetNumber ?? '',
+    complement: a.complement ?? '',
+    neighborhood: a.neighborhood ?? '',
+    city: a.city ?? '',
+    state: a.state ?? '',
+    country: a.country ?? '',
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The connector adapters this code base ships, by slug, as starters that run one adapter as a gRPC server.
+ * Used two ways:
+ *  - distributed mode: `node dist/infrastructure/main/main.js connector sandbox` (main.ts -> connector-process-entry.ts,
+ *    which looks the slug up here), or directly `node dist/infrastructure/main/connector-process.js sandbox`
+ *    with PORT (default 50051) and HOST (default 127.0.0.1);
+ *  - embedded mode: the composition root starts each of them in-process on port 0.
+ */
+import { startSandboxAcquirer } from '../connectors/sandbox/sandbox-acquirer.server';
+import { startSandboxAntifraud } from '../connectors/sandbox-antifraud/sandbox-antifraud.server';
+
+export interface StartedAdapter {
+  readonly port: number;
+  readonly address: string;
+  stop(): Promise<void>;
+}
+
+export interface AdapterStartOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** SANDBOX_FRAUD_REVIEW_DELAY_MS. */
+  readonly fraudReviewDelayMs?: number;
+  /** CoreNotifications address for asynchronous outcomes, when the core serves one. */
+  readonly coreNotificationsAddress?: string;
+}
+
+export type ShippedAdapterStarter = (options: AdapterStartOptions) => Promise<StartedAdapter>;
+
+export const SHIPPED_ADAPTERS: Readonly<Record<string, { kind: 'acquirer' | 'antifraud'; start: ShippedAdapterStarter }>> = {
+  sandbox: {
+    kind: 'acquirer',
+    start: (options) =>
+      startSandboxAcquirer({
+        ...(options.port !== undefined ? { port: options.port } : {}),
+        ...(options.host !== undefined ? { host: options.host } : {}),
+        ...(options.fraudReviewDelayMs !== undefined ? { fraudReviewDelayMs: options.fraudReviewDelayMs } : {}),
+        ...(options.coreNotificationsAddress ? { coreNotificationsAddress: options.coreNotificationsAddress } : {}),
+      }),
+  },
+  'sandbox-antifraud': {
+    kind: 'antifraud',
+    start: (options) =>
+      startSandboxAntifraud({
+        ...(options.port !== undefined ? { port: options.port } : {}),
+        ...(options.host !== undefined ? { host: options.host } : {}),
+      }),
+  },
+};
+
+/** Runs one shipped adapter until SIGINT/SIGTERM. */
+export async function runShippedAdapter(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<StartedAdapter> {
+  const adapter = SHIPPED_ADAPTERS[slug];
+  if (!adapter) throw new Error(`no adapter named "${slug}"; known: ${Object.keys(SHIPPED_ADAPTERS).join(', ')}`);
+  const delay = env['SANDBOX_FRAUD_REVIEW_DELAY_MS'];
+  const started = await adapter.start({
+    port: Number(env['PORT'] ?? 50051),
+    host: env['HOST'] ?? '127.0.0.1',
+    ...(delay ? { fraudReviewDelayMs: Number(delay) } : {}),
+    ...(env['CORE_NOTIFICATIONS_ADDRESS'] ? { coreNotificationsAddress: env['CORE_NOTIFICATIONS_ADDRESS'] } : {}),
+  });
+  return started;
+}
+
+if (require.main === module) {
+  const slug = process.argv[2] ?? 'sandbox';
+  runShippedAdapter(slug).then(
+    (adapter) => {
+      console.log(JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, address: adapter.address }));
+      const stop = () => void adapter.stop().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(2);
+    },
+  );
+}
