@@ -1,0 +1,51 @@
+# Payment orchestration service. `make run` and `make test` work on a fresh clone with Node 20 and npm.
+SHELL := /bin/bash
+NPM ?= npm
+MOCHA := node_modules/.bin/mocha --config .mocharc.json
+UNIT := 'test/unit/**/*.test.ts'
+SERVER_SUITES := 'test/integration/**/*.test.ts' 'test/contract/**/*.test.ts' 'test/e2e/**/*.test.ts'
+
+.PHONY: all install build typecheck run test test-unit test-integration bench proto migrate clean
+
+all: build
+
+node_modules/.installed: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: node_modules/.installed
+
+build: install
+	node_modules/.bin/tsc -p tsconfig.json
+
+typecheck: install
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
+
+## Starts the whole service on http://127.0.0.1:8080 (PORT). Embedded mode without DATABASE_URL/NATS_URL.
+run: build
+	node dist/infrastructure/main/main.js $(ROLE)
+
+migrate: build
+	node dist/infrastructure/main/main.js migrate
+
+## Every suite: type check, unit tests (no I/O), then integration, contract and end-to-end tests on the
+## real PostgreSQL and NATS JetStream (TEST_DATABASE_URL / TEST_NATS_URL, default loopback).
+test: typecheck
+	$(MOCHA) $(UNIT) $(SERVER_SUITES)
+
+test-unit: install
+	$(MOCHA) $(UNIT)
+
+test-integration: install
+	$(MOCHA) $(SERVER_SUITES)
+
+## Load benchmark (autocannon) against the running service in embedded mode and on PostgreSQL + NATS.
+bench: build
+	node dist/bench/run-bench.js
+
+## Regenerates the ts-proto code from proto/ (needs protoc: Debian package protobuf-compiler).
+proto: install
+	bash scripts/gen-proto.sh
+
+clean:
+	rm -rf dist .bench

@@ -1,0 +1,201 @@
+import { expect } from 'chai';
+import type { StoredEvent } from '../../../domain/ports/event-outbox';
+import { ManualClock } from '../../../infrastructure/clock/system-clock';
+import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
+import { createLogger } from '../../../infrastructure/logging/logger';
+import { InProcessTransport } from '../../../infrastructure/messaging/in-process-transport';
+import { JetStreamTransport } from '../../../infrastructure/messaging/jetstream-transport';
+import { OutboxRelay } from '../../../infrastructure/messaging/outbox-relay';
+import { claimEventForConsumer } from '../../../infrastructure/messaging/processed-events';
+import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
+import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { PrivateNats } from '../../support/private-nats';
+import { createTestDatabase, testServers, uniqueStream } from '../../support/test-infrastructure';
+
+const logger = createLogger('silent');
+const ids = new UlidIdGenerator();
+
+function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const check = async () => {
+      if (await condition()) return resolve();
+      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
+      setTimeout(check, 20);
+    };
+    void check();
+  });
+}
+
+describe('transactional outbox, relay and event transports', () => {
+  let orm: Orm;
+  let transactor: MikroOrmTransactor;
+  let outbox: SqlEventOutbox;
+
+  before(async () => {
+    orm = await openOrm(await createTestDatabase(), 8);
+    await migrate(orm);
+    transactor = new MikroOrmTransactor(orm);
+    outbox = new SqlEventOutbox(ids, new ManualClock(new Date('2026-11-22T10:00:00.000Z')));
+  });
+  after(() => orm.close(true));
+
+  const scopeOf = (organizationId: string) => ({ organizationId, environment: 'sandbox' as const });
+  const append = (organizationId: string, count = 1, fail = false) =>
+    transactor.run(async (tx) => {
+      const events = await outbox.append(
+        tx,
+        Array.from({ length: count }, (_, i) => ({ type: 'note.created', scope: scopeOf(organizationId), object: { object: 'note', id: `note_${i}`, n: i } })),
+      );
+      if (fail) throw new Error('rolled back after appending');
+      return events;
+    });
+  const unpublished = async (organizationId: string) =>
+    Number((await orm.em.fork().execute(`select count(*)::int as n from events where organization_id = ? and published_at is null`, [organizationId]))[0].n);
+
+  describe('append', () => {
+    it('writes the envelope with a per-organization sequence starting at 1', async () => {
+      const [first, second] = await append('org_seq_a', 2);
+      expect(first.sequence).to.equal(1);
+      expect(second.sequence).to.equal(2);
+      expect(first.id).to.match(/^evt_/);
+      expect(first.apiVersion).to.equal('2026-01-01');
+      expect(first.createdAt).to.equal('2026-11-22T10:00:00.000Z');
+      expect(first.data).to.deep.equal({ object: { object: 'note', id: 'note_0', n: 0 }, previousAttributes: null });
+      const [other] = await append('org_seq_b');
+      expect(other.sequence).to.equal(1);
+    });
+
+    it('keeps sequences gapless and unique under concurrent transactions', async () => {
+      const batches = await Promise.all(Array.from({ length: 20 }, () => append('org_seq_c', 3)));
+      const sequences = batches.flat().map((event) => event.sequence).sort((a, b) => a - b);
+      expect(sequences).to.deep.equal(Array.from({ length: 60 }, (_, i) => i + 1));
+    });
+
+    it('writes nothing, and uses no sequence number, when the transaction rolls back', async () => {
+      await append('org_seq_d');
+      await append('org_seq_d', 1, true).catch(() => undefined);
+      const [next] = await append('org_seq_d');
+      expect(next.sequence).to.equal(2);
+      const rows = await orm.em.fork().execute(`select count(*)::int as n from events where organization_id = 'org_seq_d'`);
+      expect(rows[0].n).to.equal(2);
+    });
+  });
+
+  describe('relay to NATS JetStream', () => {
+    it('publishes events committed while NATS is down once it is back, exactly once to the consumer', async function () {
+      this.timeout(60_000);
+      const nats = await PrivateNats.start();
+      const { stream, subjectPrefix } = uniqueStream();
+      const transport = await JetStreamTransport.connect({ url: nats.url, stream, subjectPrefix }, logger);
+      const received: StoredEvent[] = [];
+      const consumer = await transport.consume({ durableName: 'outbox-test' }, async (event) => {
+        if (event.organizationId === 'org_down') received.push(event);
+      });
+      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 100 });
+      try {
+        await nats.kill();
+        const committed = await append('org_down', 5);
+        await relay.drain(); // fails: nothing published, nothing lost
+        expect(await unpublished('org_down')).to.equal(5);
+
+        await nats.up();
+        relay.start();
+        await until(() => received.length >= 5, 30_000);
+        await until(async () => (await unpublished('org_down')) === 0);
+        expect(received.map((event) => event.id)).to.deep.equal(committed.map((event) => event.id));
+      } finally {
+        await relay.stop();
+        await consumer.stop();
+        await transport.deleteStream();
+        await transport.close();
+      }
+    });
+
+    it('loses nothing when the process dies after commit and before publish', async () => {
+      const { natsUrl } = await testServers();
+      const { stream, subjectPrefix } = uniqueStream();
+      const transport = await JetStreamTransport.connect({ url: natsUrl, stream, subjectPrefix }, logger);
+      const received = new Map<string, number>();
+      const consumer = await transport.consume({ durableName: 'crash-test' }, async (event) => {
+        if (event.organizationId === 'org_crash') received.set(event.id, (received.get(event.id) ?? 0) + 1);
+      });
+      try {
+        // The "crashed" process committed and never published; the next relay finds the events.
+        const committed = await append('org_crash', 3);
+        // A second crash: a relay claimed the events (lease) and died before marking them published.
+        await orm.em.fork().execute(`update events set relay_lease_until = now() - interval '1 second' where organization_id = 'org_crash'`);
+        const restarted = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 100 });
+        await restarted.drain();
+        await until(() => received.size === 3);
+        expect([...received.keys()].sort()).to.deep.equal(committed.map((event) => event.id).sort());
+        expect(await unpublished('org_crash')).to.equal(0);
+        await restarted.stop();
+      } finally {
+        await consumer.stop();
+        await transport.deleteStream();
+        await transport.close();
+      }
+    });
+
+    it('drops a republished event by its id, and consumers recognise redeliveries by event id', async () => {
+      const { natsUrl } = await testServers();
+      const { stream, subjectPrefix } = uniqueStream();
+      const transport = await JetStreamTransport.connect({ url: natsUrl, stream, subjectPrefix }, logger);
+      let deliveries = 0;
+      let sideEffects = 0;
+      let failOnce = true;
+      const consumer = await transport.consume({ durableName: 'dedup-test', retryDelayMs: 50 }, async (event, delivery) => {
+        deliveries += 1;
+        await transactor.run(async (tx) => {
+          if (await claimEventForConsumer(tx, 'dedup-test', event.id)) sideEffects += 1;
+        });
+        // The side effect committed, but the ack is lost (crash before ack): JetStream redelivers.
+        if (failOnce) {
+          failOnce = false;
+          expect(delivery.redelivered).to.equal(false);
+          throw new Error('crash before ack');
+        }
+      });
+      try {
+        const [event] = await append('org_dedup');
+        await transport.publish(event);
+        await transport.publish(event); // a relay that died before marking: same Nats-Msg-Id
+        await until(() => deliveries === 2);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(deliveries).to.equal(2); // the first delivery and its redelivery; the duplicate publish was dropped
+        expect(sideEffects).to.equal(1);
+      } finally {
+        await consumer.stop();
+        await transport.deleteStream();
+        await transport.close();
+      }
+    });
+  });
+
+  describe('in-process transport (embedded mode)', () => {
+    it('publishes only after every consumer acknowledged, redelivers on failure and deduplicates by id', async () => {
+      const transport = new InProcessTransport(logger);
+      const seen: string[] = [];
+      let failures = 0;
+      await transport.consume({ durableName: 'a', retryDelayMs: 10 }, async (event, delivery) => {
+        if (event.organizationId !== 'org_inproc') return;
+        if (failures === 0) {
+          failures += 1;
+          throw new Error('transient');
+        }
+        expect(delivery.redelivered).to.equal(true);
+        seen.push(event.id);
+      });
+      const [event] = await append('org_inproc');
+      const relay = new OutboxRelay(orm, transport, logger);
+      await relay.drain();
+      expect(seen).to.deep.equal([event.id]);
+      expect(await unpublished('org_inproc')).to.equal(0);
+      await transport.publish(event);
+      expect(seen).to.deep.equal([event.id]);
+      await relay.stop();
+    });
+  });
+});

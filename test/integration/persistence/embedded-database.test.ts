@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ManualClock } from '../../../infrastructure/clock/system-clock';
+import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
+import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
+import { startEmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
+import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { migrate, openOrm } from '../../../infrastructure/persistence/orm';
+
+describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', () => {
+  it('serves the same migrations and outbox code, and keeps data across restarts', async function () {
+    this.timeout(60_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
+    try {
+      const first = await startEmbeddedDatabase(dataDir);
+      let orm = await openOrm(first.url, 4);
+      expect(await migrate(orm)).to.include('Migration20261122000100Foundation');
+      const outbox = new SqlEventOutbox(new UlidIdGenerator(), new ManualClock());
+      const transactor = new MikroOrmTransactor(orm);
+      const scope = { organizationId: 'org_embedded', environment: 'sandbox' as const };
+      // Concurrent units of work on several connections must not interleave inside transactions.
+      const batches = await Promise.all(
+        Array.from({ length: 5 }, () => transactor.run((tx) => outbox.append(tx, [{ type: 'note.created', scope, object: { object: 'note', id: 'n' } }]))),
+      );
+      expect(batches.flat().map((event) => event.sequence).sort()).to.deep.equal([1, 2, 3, 4, 5]);
+      await orm.close(true);
+      await first.stop();
+
+      const second = await startEmbeddedDatabase(dataDir);
+      orm = await openOrm(second.url, 4);
+      expect(await migrate(orm)).to.deep.equal([]);
+      const rows = await orm.em.fork().execute(`select count(*)::int as n from events where organization_id = 'org_embedded'`);
+      expect(rows[0].n).to.equal(5);
+      await orm.close(true);
+      await second.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
