@@ -54,6 +54,10 @@ export class Accounts {
     });
   }
 
+  async userView(userId: string): Promise<User | null> {
+    return this.deps.transactor.read((tx) => this.deps.users.findById(tx, userId));
+  }
+
   async organization(id: string): Promise<Organization | null> {
     return this.deps.transactor.read((tx) => this.deps.organizations.findById(tx, id));
   }

@@ -44,6 +44,12 @@ export class MfaChallenge {
     return { stage: usable.stage, expiresAt: usable.expiresAt };
   }
 
+  /** The user a challenge belongs to (per-account rate limits of verify), or null when unknown. */
+  async subject(challengeToken: string): Promise<string | null> {
+    const challenge = await this.deps.transactor.read((tx) => this.deps.challenges.findByTokenHash(tx, hashChallengeToken(challengeToken)));
+    return challenge?.userId ?? null;
+  }
+
   /** Proposes a new TOTP secret; it becomes the user's authenticator only when a code from it is verified. */
   async setup(challengeToken: string): Promise<MfaSetupResult> {
     const secret = base32Encode(this.deps.random.bytes(TOTP_SECRET_BYTES));

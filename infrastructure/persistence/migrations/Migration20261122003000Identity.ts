@@ -4,6 +4,12 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261122003000Identity extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
+      create table identity_secrets (
+        name text primary key,
+        value text not null,
+        created_at timestamptz not null default now()
+      );
+
       create table identity_users (
         id text primary key,
         name text not null,

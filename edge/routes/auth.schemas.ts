@@ -1,0 +1,94 @@
+import type { JsonSchema } from '../http/validation';
+
+/** JSON Schemas of the dashboard authentication routes, with the spec's exact bounds (unknown fields refused). */
+const email: JsonSchema = { type: 'string', format: 'email', maxLength: 255 };
+const newPassword: JsonSchema = { type: 'string', minLength: 12, maxLength: 256 };
+const anyPassword: JsonSchema = { type: 'string', minLength: 1, maxLength: 256 };
+const challengeToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
+const mfaCode: JsonSchema = { type: 'string', pattern: '^[0-9]{6}$' };
+const resetToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
+/** Empty string or an absolute URI of at most 255 characters. */
+const website: JsonSchema = { type: 'string', maxLength: 255, anyOf: [{ const: '' }, { format: 'uri' }], default: '' };
+
+export const STATE_CODES = [
+  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
+  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+];
+
+export const registerSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'email', 'password', 'phone', 'company', 'acceptedTerms', 'authorizedRepresentative'],
+  properties: {
+    name: { type: 'string', minLength: 2, maxLength: 120 },
+    email,
+    password: newPassword,
+    phone: { type: 'string', maxLength: 32 },
+    acceptedTerms: { type: 'boolean', const: true },
+    authorizedRepresentative: { type: 'boolean', const: true },
+    company: {
+      type: 'object',
+      required: ['document', 'legalName', 'name', 'activity', 'address'],
+      properties: {
+        document: { type: 'string', maxLength: 32 },
+        legalName: { type: 'string', minLength: 2, maxLength: 255 },
+        name: { type: 'string', minLength: 2, maxLength: 120 },
+        activity: { type: 'string', minLength: 2, maxLength: 255 },
+        website,
+        address: {
+          type: 'object',
+          required: ['postalCode', 'line1', 'streetNumber', 'neighborhood', 'city', 'state'],
+          properties: {
+            postalCode: { type: 'string', minLength: 8, maxLength: 9 },
+            line1: { type: 'string', minLength: 2, maxLength: 255 },
+            streetNumber: { type: 'string', minLength: 1, maxLength: 20 },
+            complement: { type: 'string', maxLength: 120, default: '' },
+            neighborhood: { type: 'string', minLength: 2, maxLength: 120 },
+            city: { type: 'string', minLength: 2, maxLength: 120 },
+            state: { type: 'string', enum: STATE_CODES },
+          },
+        },
+      },
+    },
+  },
+};
+
+export const loginSchema: JsonSchema = { type: 'object', required: ['email', 'password'], properties: { email, password: anyPassword } };
+export const refreshSchema: JsonSchema = {
+  type: 'object',
+  required: ['refreshToken'],
+  properties: { refreshToken: { type: 'string', minLength: 16, maxLength: 2048 } },
+};
+export const createAccountSchema: JsonSchema = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 2, maxLength: 120 }, website },
+};
+export const switchAccountSchema: JsonSchema = {
+  type: 'object',
+  required: ['organizationId'],
+  properties: { organizationId: { type: 'string', minLength: 5, maxLength: 80 } },
+};
+export const changePasswordSchema: JsonSchema = {
+  type: 'object',
+  required: ['currentPassword', 'newPassword'],
+  properties: { currentPassword: anyPassword, newPassword },
+};
+export const challengeSchema: JsonSchema = { type: 'object', required: ['challengeToken'], properties: { challengeToken } };
+export const verifySchema: JsonSchema = {
+  type: 'object',
+  required: ['challengeToken'],
+  properties: { challengeToken, mfaCode, recoveryCode: { type: 'string', minLength: 24, maxLength: 40 } },
+  oneOf: [{ required: ['mfaCode'] }, { required: ['recoveryCode'] }],
+};
+export const regenerateRecoveryCodesSchema: JsonSchema = {
+  type: 'object',
+  required: ['currentPassword', 'mfaCode'],
+  properties: { currentPassword: anyPassword, mfaCode },
+};
+export const forgotPasswordSchema: JsonSchema = { type: 'object', required: ['email'], properties: { email } };
+export const resetCheckSchema: JsonSchema = { type: 'object', required: ['resetToken'], properties: { resetToken } };
+export const resetPasswordSchema: JsonSchema = {
+  type: 'object',
+  required: ['resetToken', 'newPassword'],
+  properties: { resetToken, newPassword },
+};

@@ -1,0 +1,115 @@
+import { createHmac } from 'node:crypto';
+import { Accounts } from '../../application/identity/accounts';
+import type { IdentityDeps } from '../../application/identity/identity-deps';
+import { Login } from '../../application/identity/login';
+import { MfaChallenge } from '../../application/identity/mfa-challenge';
+import { PasswordResetFlow } from '../../application/identity/password-reset-flow';
+import { RecoveryCodeManagement } from '../../application/identity/recovery-code-management';
+import { Register } from '../../application/identity/register';
+import { SessionLifecycle } from '../../application/identity/session-lifecycle';
+import { SecurityGuard } from '../../application/security/security-guard';
+import { SecurityIncidents } from '../../application/security/security-incidents';
+import { apiKeyRoutes } from '../../edge/routes/api-keys.routes';
+import { authRoutes, type AuthLimits } from '../../edge/routes/auth.routes';
+import { securityRoutes } from '../../edge/routes/security.routes';
+import { sessionAuthenticator } from '../../edge/routes/session.authenticator';
+import type { Mailer } from '../../domain/ports/mailer';
+import { Hs256AccessTokens } from '../crypto/hs256-access-tokens';
+import { NodeSecureRandom } from '../crypto/node-secure-random';
+import { ScryptPasswordHasher } from '../crypto/scrypt-password-hasher';
+import { SmtpMailer } from '../email/smtp-mailer';
+import {
+  SqlCompanyRepository,
+  SqlLoginChallengeRepository,
+  SqlMembershipRepository,
+  SqlPasswordResetRepository,
+  SqlRecoveryCodeRepository,
+  SqlSessionRepository,
+  SqlUserRepository,
+} from '../persistence/identity.repository';
+import { installationSecret } from '../persistence/identity-secrets';
+import { SqlCardAttemptRepository, SqlSecurityIncidentRepository } from '../persistence/security.repository';
+import type { Core } from './core';
+import type { ModuleDefinition, ModuleInstance } from './module';
+
+/** Test and tuning hooks of the identity module (production uses the defaults). */
+export interface IdentityModuleOptions {
+  readonly mailer?: Mailer;
+  readonly limits?: Partial<AuthLimits>;
+}
+
+/**
+ * Dashboard identity (register, login with mandatory TOTP, sessions, brands), API key management and account
+ * security (card-testing incidents). Provides `securityGuard` (SecurityGuard) and `identityAccounts` (Accounts)
+ * to later modules.
+ */
+export function identityModule(options: IdentityModuleOptions = {}): ModuleDefinition {
+  return {
+    name: 'identity',
+    async build(core: Core): Promise<ModuleInstance> {
+      const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session'));
+      const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
+      const log = core.logger.child({ component: 'identity' });
+      const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
+      const memberships = new SqlMembershipRepository();
+      const deps: IdentityDeps = {
+        transactor: core.transactor,
+        organizations: core.organizations.repository,
+        users: new SqlUserRepository(),
+        memberships,
+        companies: new SqlCompanyRepository(),
+        challenges: new SqlLoginChallengeRepository(),
+        sessions: new SqlSessionRepository(),
+        recoveryCodes: new SqlRecoveryCodeRepository(),
+        resets: new SqlPasswordResetRepository(),
+        hasher: new ScryptPasswordHasher(),
+        accessTokens: new Hs256AccessTokens(secret),
+        random: new NodeSecureRandom(),
+        ids: core.ids,
+        clock: core.clock,
+        mailer,
+        settings: { issuer: 'Payments', publicBaseUrl: core.config.publicBaseUrl },
+        onBackgroundError,
+      };
+      const accounts = new Accounts(deps);
+      const guard = new SecurityGuard({
+        transactor: core.transactor,
+        attempts: new SqlCardAttemptRepository(),
+        incidents: new SqlSecurityIncidentRepository(),
+        memberships,
+        mailer,
+        ids: core.ids,
+        clock: core.clock,
+        pseudonymizationKey: createHmac('sha256', secret).update('security-pseudonymization').digest('base64url'),
+        onBackgroundError,
+      });
+      const incidents = new SecurityIncidents(core.transactor, new SqlSecurityIncidentRepository(), guard, core.clock);
+      core.services.provide('securityGuard', guard);
+      core.services.provide('identityAccounts', accounts);
+      return {
+        routes: [
+          ...authRoutes({
+            register: new Register(deps),
+            login: new Login(deps),
+            mfa: new MfaChallenge(deps),
+            sessions: new SessionLifecycle(deps),
+            resets: new PasswordResetFlow(deps),
+            recoveryCodes: new RecoveryCodeManagement(deps),
+            accounts,
+            rateLimiter: core.rateLimiter,
+            limits: options.limits,
+          }),
+          ...apiKeyRoutes({ create: core.apiKeys.create, repository: core.apiKeys.repository, transactor: core.transactor, clock: core.clock }),
+          ...securityRoutes({ guard, incidents }),
+        ],
+        authenticators: [sessionAuthenticator(accounts)],
+        health: () => ({ dashboardEmail: mailer.enabled ? 'enabled' : 'disabled' }),
+        stop: async () => {
+          if (mailer instanceof SmtpMailer) mailer.close();
+        },
+      };
+    },
+  };
+}
+
+export const IDENTITY_MODULE: ModuleDefinition = identityModule();
