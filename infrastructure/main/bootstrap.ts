@@ -4,7 +4,7 @@
  */
 import { loadConfig, type Config } from '../config/config';
 import { createLogger, type Logger } from '../logging/logger';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../persistence/embedded-database';
+import { runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from '../persistence/embedded-database';
 import { migrate, openOrm, type Orm } from '../persistence/orm';
 import { SystemClock } from '../clock/system-clock';
 import { UlidIdGenerator } from '../clock/ulid-id-generator';
@@ -22,9 +22,22 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: Config, logger: Logger): Promise<{ orm: Orm; embedded: EmbeddedDatabase | null }> {
+/**
+ * `joinRunning`: an operator command may use the embedded database a running service is serving (PGlite
+ * admits one process per data directory), instead of opening its own.
+ */
+export async function openDatabase(config: Config, logger: Logger, joinRunning = false): Promise<{ orm: Orm; embedded: EmbeddedDatabase | null }> {
   let embedded: EmbeddedDatabase | null = null;
-  let url = config.databaseUrl;
+  let url = config.databaseUrl ?? (joinRunning ? runningEmbeddedDatabaseUrl(config.dataDir) : null);
+  if (url && !config.databaseUrl) {
+    try {
+      const orm = await openOrm(url, 1);
+      await orm.em.fork({ useContext: false }).execute('select 1');
+      return { orm, embedded: null };
+    } catch {
+      url = null; // a stale port file from a service that did not stop cleanly
+    }
+  }
   if (!url) {
     embedded = await startEmbeddedDatabase(config.dataDir);
     url = embedded.url;

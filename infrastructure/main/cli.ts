@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const { orm, embedded } = await openDatabase(config, logger);
+  const { orm, embedded } = await openDatabase(config, logger, true);
   try {
     await migrate(orm);
     const transport = new InProcessTransport(logger);

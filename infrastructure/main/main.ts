@@ -57,7 +57,6 @@ async function printFirstRunHint(infrastructure: Awaited<ReturnType<typeof openI
       'No organization exists yet. Create one and an API key with:',
       '  npm run cli -- org create --name "ACME" --email owner@example.com',
       '  npm run cli -- api-key create --org <ORG_ID> --environment sandbox',
-      '(stop the service first: the embedded database serves one process at a time)',
       '',
     ].join('\n'),
   );

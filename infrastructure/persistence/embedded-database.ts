@@ -10,6 +10,21 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/** Where a running embedded database announces its port, so the operators' CLI can reach it meanwhile. */
+export function embeddedPortFile(dataDir: string): string {
+  return path.join(dataDir, 'pglite.port');
+}
+
+/** The URL of an embedded database another process is serving from this data directory, if any. */
+export function runningEmbeddedDatabaseUrl(dataDir: string): string | null {
+  try {
+    const port = Number(fs.readFileSync(embeddedPortFile(dataDir), 'utf8').trim());
+    return Number.isInteger(port) && port > 0 ? `postgres://postgres@127.0.0.1:${port}/postgres` : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function startEmbeddedDatabase(dataDir: string, maxConnections = 8): Promise<EmbeddedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
@@ -19,9 +34,11 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections = 8)
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
   const [, port] = server.getServerConn().split(':');
+  fs.writeFileSync(embeddedPortFile(dataDir), port, { mode: 0o600 });
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
+      fs.rmSync(embeddedPortFile(dataDir), { force: true });
       await server.stop();
       await db.close();
     },
