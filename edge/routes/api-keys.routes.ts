@@ -25,7 +25,7 @@ export function apiKeyView(key: ApiKey) {
     environment: key.environment,
     scopes: [...key.scopes],
     last4: key.last4,
-    createdAt: key.createdAt.toISOString(),
+    createdAt: new Date(key.createdAt).toISOString(),
   };
 }
 

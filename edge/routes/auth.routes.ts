@@ -42,6 +42,7 @@ export interface AuthRouteDeps {
 }
 
 export interface AuthLimits {
+  readonly registerPerAddress: number;
   readonly loginPerAccount: number;
   readonly loginPerAddress: number;
   readonly verifyPerAccount: number;
@@ -52,6 +53,7 @@ export interface AuthLimits {
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  registerPerAddress: 20,
   loginPerAccount: 10,
   loginPerAddress: 100,
   verifyPerAccount: 10,
@@ -84,7 +86,8 @@ export function organizationView(organization: Organization, extra: Record<strin
     name: organization.name,
     parentOrganizationId: organization.parentOrganizationId,
     type: organization.parentOrganizationId ? 'brand' : 'company',
-    createdAt: organization.createdAt.toISOString(),
+    // The organization repository may hand back the driver's string; normalize to ISO either way.
+    createdAt: new Date(organization.createdAt).toISOString(),
     ...extra,
   };
 }
@@ -115,7 +118,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/register', operationId: 'register', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Create a company and its owner; returns an authenticator enrollment challenge (no session yet)',
       body: registerSchema,
-      rateLimits: [perAddress('auth-register-ip', 20)],
+      rateLimits: [perAddress('auth-register-ip', limits.registerPerAddress)],
       handler: async ({ body }) => {
         const result = await deps.register.execute(body);
         return {

@@ -3,5 +3,10 @@
  * Add one line per module.
  */
 import type { ModuleDefinition } from './module';
+import { IDENTITY_MODULE } from './identity.module';
+import { WEBHOOKS_MODULE } from './webhooks.module';
 
-export const MODULES: ModuleDefinition[] = [];
+export const MODULES: ModuleDefinition[] = [
+  IDENTITY_MODULE,
+  WEBHOOKS_MODULE,
+];
