@@ -4,9 +4,7 @@
  */
 import type { ModuleDefinition } from './module';
 import { IDENTITY_MODULE } from './identity.module';
-import { WEBHOOKS_MODULE } from './webhooks.module';
 
 export const MODULES: ModuleDefinition[] = [
   IDENTITY_MODULE,
-  WEBHOOKS_MODULE,
 ];
