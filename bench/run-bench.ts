@@ -1,0 +1,195 @@
+/**
+ * `make bench`: drives the service with autocannon from this process while the service (and, for
+ * comparison, a bare Koa server) run in child processes. Two service setups: embedded mode (PGlite +
+ * in-process transport) and distributed mode on PostgreSQL + NATS JetStream. Scenarios whose routes do
+ * not exist in this build are reported as such. Results go to stdout and docs/benchmarks.md.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DIST = path.join(ROOT, 'dist');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+interface Result {
+  setup: string;
+  scenario: string;
+  requestsPerSecond: number | null;
+  p50: number | null;
+  p99: number | null;
+  errors: number;
+  note?: string;
+}
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+}
+
+function startChild(script: string, args: string[], env: Record<string, string>, readyPattern: RegExp, knownPort?: number): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      const match = readyPattern.exec(output);
+      if (match) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        child.stderr!.resume();
+        resolve({ process: child, port: knownPort ?? Number(match[1]) });
+      }
+    };
+    child.stdout!.on('data', onData);
+    if (knownPort) onData(Buffer.alloc(0));
+    child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.slice(-2000)}`)));
+    setTimeout(() => reject(new Error(`${script} did not start:\n${output.slice(-2000)}`)), 60_000).unref();
+  });
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  child.process.kill('SIGKILL');
+}
+
+async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: options.method ?? 'GET',
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+}
+
+function summarize(setup: string, scenario: string, result: autocannon.Result): Result {
+  const errors = result.errors + result.timeouts + (result.non2xx ?? 0);
+  return { setup, scenario, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function waitReady(base: string): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      if ((await fetch(`${base}/health/ready`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${base} never became ready`);
+}
+
+function cli(env: Record<string, string>, args: string[]): any {
+  const output = execFileSync(process.execPath, [path.join(DIST, 'infrastructure/main/cli.js'), ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } });
+  return JSON.parse(output.toString());
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function benchService(setup: string, env: Record<string, string>, results: Result[]): Promise<void> {
+  const port = String(18000 + Math.floor(Math.random() * 1000));
+  // Request logs are off (warn) as a production deployment would sample them; readiness is polled.
+  const service = await startChild(path.join(DIST, 'infrastructure/main/main.js'), [], { ...env, PORT: port, LOG_LEVEL: 'warn' }, /(\d+)?/, Number(port));
+  const base = `http://127.0.0.1:${service.port}`;
+  try {
+    await waitReady(base);
+    const organization = cli(env, ['org', 'create', '--name', `Bench ${setup}`]);
+    const key = cli(env, ['api-key', 'create', '--org', organization.id, '--environment', 'sandbox']).secret as string;
+    const auth = { authorization: `Bearer ${key}` };
+
+    results.push(summarize(setup, 'GET /health/live', await load(`${base}/health/live`, {})));
+
+    const account = await json(`${base}/v1/connector-accounts`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ connectorSlug: 'sandbox', name: 'Bench sandbox', credentials: { merchantId: 'bench', apiKey: 'bench-key' } }),
+    });
+    const payment = JSON.stringify({ amount: 1990, currency: 'BRL', card: { token: 'tok_sandbox_approved' } });
+    const probe = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
+    if (account.status === 201 && probe.status === 201) {
+      results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
+    } else {
+      results.push({ setup, scenario: 'POST /v1/payments', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${probe.status})` });
+    }
+
+    const customer = await json(`${base}/v1/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench customer' }) });
+    if (customer.status === 201) {
+      results.push(summarize(setup, 'POST /v1/customers (authenticated write)', await load(`${base}/v1/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench customer' }) })));
+    } else {
+      results.push({ setup, scenario: 'POST /v1/customers', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${customer.status})` });
+    }
+  } finally {
+    await stopChild(service);
+  }
+}
+
+async function main(): Promise<void> {
+  const results: Result[] = [];
+  const baselineUrl = await freshDatabase('bench_baseline');
+  const baseline = await startChild(path.join(DIST, 'bench/baseline-server.js'), [], { DATABASE_URL: baselineUrl }, /listening (\d+)/);
+  try {
+    results.push(summarize('bare Koa', 'GET /ping', await load(`http://127.0.0.1:${baseline.port}/ping`, {})));
+    results.push(summarize('bare Koa + PostgreSQL', 'POST /write (one INSERT)', await load(`http://127.0.0.1:${baseline.port}/write`, { method: 'POST', body: '{"amount":1990}' })));
+  } finally {
+    await stopChild(baseline);
+  }
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
+  try {
+    await benchService('embedded (PGlite, in-process)', { DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' }, results);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const serviceDatabase = await freshDatabase('bench_service');
+  await benchService('PostgreSQL + NATS JetStream', { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: 'BENCH', NATS_SUBJECT_PREFIX: 'bench', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) }, results);
+
+  const baselineWrite = results.find((result) => result.scenario.startsWith('POST /write'))?.requestsPerSecond ?? null;
+  const lines = [
+    `# Benchmarks`,
+    '',
+    `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per scenario.`,
+    '',
+    '| setup | scenario | requests/s | p50 ms | p99 ms | errors | vs bare Koa + INSERT |',
+    '|---|---|---|---|---|---|---|',
+    ...results.map((r) =>
+      r.requestsPerSecond === null
+        ? `| ${r.setup} | ${r.scenario} | - | - | - | - | ${r.note ?? ''} |`
+        : `| ${r.setup} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${baselineWrite ? `${Math.round((r.requestsPerSecond / baselineWrite) * 1000) / 10} %` : '-'} |`,
+    ),
+    '',
+  ];
+  const report = lines.join('\n');
+  console.log(report);
+  fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
