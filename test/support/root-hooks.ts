@@ -2,6 +2,11 @@
  * Mocha root hooks for every run. Integration resources (the run's database, NATS stream, servers) are
  * opened lazily by the suites that need them and registered here for closing, so unit tests touch no I/O.
  */
+import chai from 'chai';
+import chaiAsPromised from 'chai-as-promised';
+
+chai.use(chaiAsPromised);
+
 type Closer = () => Promise<void> | void;
 const closers: Closer[] = [];
 

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../infrastructure/config/config';
+
+describe('configuration from the environment', () => {
+  it('defaults to embedded, local mode with the spec values', () => {
+    const config = loadConfig({});
+    expect(config.port).to.equal(8080);
+    expect(config.databaseUrl).to.equal(null);
+    expect(config.natsUrl).to.equal(null);
+    expect(config.deployment).to.equal('local');
+    expect(config.webhookTimeoutMs).to.equal(10_000);
+    expect(config.webhookRetryScheduleSeconds).to.deep.equal([30, 120, 600, 3600, 21600, 86400]);
+    expect(config.sandboxFraudReviewDelayMs).to.equal(5_000);
+    expect(config.smtpUrl).to.equal(null);
+    expect(config.authEmailEnabled).to.equal(false);
+    expect(config.databasePoolSize).to.equal(1);
+  });
+
+  it('reads every variable and enables e-mail by default when SMTP_URL is set', () => {
+    const config = loadConfig({
+      PORT: '9000', DATABASE_URL: 'postgres://db/x', NATS_URL: 'nats://n:4222', DEPLOYMENT: 'production',
+      WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_SCHEDULE: '1,2,3,4,5,6', SANDBOX_FRAUD_REVIEW_DELAY_MS: '10',
+      SMTP_URL: 'smtp://mail:25', CONNECTOR_ADAPTERS: 'sandbox=127.0.0.1:50051, sandbox-antifraud=127.0.0.1:50052',
+    });
+    expect(config).to.include({ port: 9000, databaseUrl: 'postgres://db/x', natsUrl: 'nats://n:4222', deployment: 'production', webhookTimeoutMs: 500, sandboxFraudReviewDelayMs: 10, smtpUrl: 'smtp://mail:25', authEmailEnabled: true, databasePoolSize: 10 });
+    expect(config.webhookRetryScheduleSeconds).to.deep.equal([1, 2, 3, 4, 5, 6]);
+    expect(config.connectorAdapters).to.deep.equal([{ slug: 'sandbox', address: '127.0.0.1:50051' }, { slug: 'sandbox-antifraud', address: '127.0.0.1:50052' }]);
+    expect(loadConfig({ SMTP_URL: 'smtp://mail:25', AUTH_EMAIL_ENABLED: 'false' }).authEmailEnabled).to.equal(false);
+  });
+
+  it('refuses values it cannot use, naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
+    expect(() => loadConfig({ DEPLOYMENT: 'staging' })).to.throw(ConfigError, /DEPLOYMENT/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1,2' })).to.throw(ConfigError, /WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ CONNECTOR_ADAPTERS: 'sandbox' })).to.throw(ConfigError, /CONNECTOR_ADAPTERS/);
+  });
+});
