@@ -1,3 +1,4 @@
+import type { CardOutcome, CardPaymentContext, CardSecurity } from '../../domain/ports/card-security';
 import type { Clock } from '../../domain/ports/clock';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { MembershipRepository } from '../../domain/ports/identity-repositories';
@@ -10,19 +11,7 @@ import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from '../../domain/secur
 import { DomainError } from '../../domain/shared/domain-error';
 import type { Environment } from '../../domain/shared/environment';
 
-export interface CardPaymentContext {
-  readonly organizationId: string;
-  readonly environment: Environment;
-  /** The payer's address and device as the payment request gave them; either may be absent. */
-  readonly clientIp?: string | null;
-  readonly deviceId?: string | null;
-}
-
-export interface CardOutcome extends CardPaymentContext {
-  /** A stable fingerprint of the card (vault token, or a hash of BIN and last four); never the card number. */
-  readonly cardFingerprint?: string | null;
-  readonly declined: boolean;
-}
+export type { CardOutcome, CardPaymentContext };
 
 export interface SecurityGuardDeps {
   readonly transactor: Transactor;
@@ -42,7 +31,7 @@ export interface SecurityGuardDeps {
  * Card-testing protection for the payment flow (contract.md section 7). Call `checkCardPayment` before a card
  * payment is sent to a connector, and `recordCardOutcome` once its result is known (approved or declined).
  */
-export class SecurityGuard {
+export class SecurityGuard implements CardSecurity {
   constructor(private readonly deps: SecurityGuardDeps) {}
 
   policy(organizationId: string): SecurityPolicy {

@@ -35,7 +35,9 @@ export class SecurityIncidents {
       await this.incidents.update(tx, next);
       return next;
     });
-    if (input.action === 'retry_email') await this.guard.sendAlert(updated);
-    return updated;
+    if (input.action !== 'retry_email') return updated;
+    await this.guard.sendAlert(updated);
+    const reread = await this.transactor.read((tx) => this.incidents.findById(tx, input.organizationId, input.environment, input.incidentId));
+    return reread ?? updated;
   }
 }
