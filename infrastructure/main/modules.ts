@@ -3,8 +3,10 @@
  * Add one line per module.
  */
 import type { ModuleDefinition } from './module';
+import { WEBHOOKS_MODULE } from './webhooks.module';
 import { IDENTITY_MODULE } from './identity.module';
 
 export const MODULES: ModuleDefinition[] = [
   IDENTITY_MODULE,
+  WEBHOOKS_MODULE,
 ];

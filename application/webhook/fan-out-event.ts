@@ -1,0 +1,54 @@
+import type { StoredEvent } from '../../domain/ports/event-outbox';
+import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE } from '../../domain/webhook/event-types';
+import { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
+import type { WebhookDeps } from './webhook-deps';
+
+/** The body every delivery of an event carries: the public envelope, never the tenant id. */
+export function envelopeBody(event: StoredEvent): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    apiVersion: event.apiVersion,
+    createdAt: event.createdAt,
+    environment: event.environment,
+    sequence: event.sequence,
+    data: event.data,
+  });
+}
+
+/**
+ * One delivery per subscribed endpoint of the event's organization and environment (spec: Events, Delivery).
+ * Idempotent: deliveries are unique per (event, endpoint), so a redelivered stream message creates nothing new.
+ */
+export class FanOutEvent {
+  constructor(private readonly deps: WebhookDeps) {}
+
+  async execute(event: StoredEvent): Promise<number> {
+    if (event.type === TEST_EVENT_TYPE || event.type === SECRET_REVEALED_EVENT_TYPE) return 0;
+    const { deps } = this;
+    const scope = { organizationId: event.organizationId, environment: event.environment };
+    const created = await deps.transactor.run(async (tx) => {
+      const endpoints = await deps.endpoints.listReceiving(tx, scope);
+      const body = envelopeBody(event);
+      const now = deps.clock.now();
+      let count = 0;
+      for (const endpoint of endpoints) {
+        if (!endpoint.subscribesTo(event.type)) continue;
+        const delivery = WebhookDelivery.create({
+          id: deps.ids.next('whd_'),
+          organizationId: scope.organizationId,
+          environment: scope.environment,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.type,
+          body,
+          now,
+        });
+        if (await deps.deliveries.insertIfAbsent(tx, delivery)) count += 1;
+      }
+      return count;
+    });
+    if (created > 0) deps.onDeliveriesDue?.();
+    return created;
+  }
+}

@@ -1,0 +1,81 @@
+import { NotFoundError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
+import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
+import type { Principal } from '../http/principal';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { eventView } from './webhooks.mappers';
+
+const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The event log (spec: Event log). Deliveries are shown only to credentials that also hold webhooks:read. */
+export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'get', path: '/v1/events', operationId: 'listEvents', tag: 'Events', auth: 'merchant', scopes: ['events:read'],
+      successStatus: 200, summary: 'Events of the environment, newest first by sequence (same envelope as webhooks)',
+      query: {
+        type: 'object',
+        properties: {
+          ...PAGE_QUERY_PROPERTIES,
+          type: { type: 'string', minLength: 1, maxLength: 100 },
+          objectType: { type: 'string', minLength: 1, maxLength: 100 },
+          objectId: { type: 'string', minLength: 1, maxLength: 128 },
+          createdFrom: { type: 'string', format: 'date-time' },
+          createdTo: { type: 'string', format: 'date-time' },
+          search: { type: 'string', minLength: 1, maxLength: 128 },
+        },
+      },
+      handler: async (request) => {
+        const scope = scopeOf(request.principal);
+        const q = request.query as Record<string, string | number | undefined>;
+        const limit = Number(q.limit);
+        const rows = await readModel.listEvents(scope, {
+          type: q.type as string | undefined,
+          objectType: q.objectType as string | undefined,
+          objectId: q.objectId as string | undefined,
+          createdFrom: q.createdFrom ? new Date(q.createdFrom as string) : undefined,
+          createdTo: q.createdTo ? new Date(q.createdTo as string) : undefined,
+          search: q.search as string | undefined,
+          limit,
+          startingAfter: q.startingAfter as string | undefined,
+        });
+        if (rows === null) throw new NotFoundError('event', q.startingAfter as string);
+        const page = rows.slice(0, limit);
+        const summaries = request.principal!.scopes.has('webhooks:read') ? await readModel.deliverySummaries(scope, page.map((r) => r.id)) : null;
+        return {
+          body: listBody(rows, limit, (row) => (summaries ? { ...eventView(row), deliverySummary: summaries.get(row.id) } : eventView(row))),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/events/:id', operationId: 'getEvent', tag: 'Events', auth: 'merchant', scopes: ['events:read'],
+      successStatus: 200, summary: 'One event; with webhooks:read also each delivery per endpoint (removed endpoints flagged)',
+      handler: async (request) => {
+        const scope = scopeOf(request.principal);
+        const row = await readModel.event(scope, request.params.id);
+        if (!row) throw new NotFoundError('event', request.params.id);
+        if (!request.principal!.scopes.has('webhooks:read')) return { body: eventView(row) };
+        const deliveries = await readModel.eventDeliveries(scope, row.id);
+        return {
+          body: {
+            ...eventView(row),
+            deliveries: deliveries.map((d) => ({
+              id: d.id,
+              endpointId: d.endpoint_id,
+              endpointUrl: d.url,
+              endpointDeleted: d.deleted_at !== null,
+              status: d.status,
+              attempts: Number(d.attempts),
+              nextRetryAt: iso(d.next_retry_at),
+              responseStatus: d.last_response?.status ?? null,
+              test: d.is_test,
+              createdAt: iso(d.created_at),
+            })),
+          },
+        };
+      },
+    }),
+  ];
+}
