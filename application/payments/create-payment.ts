@@ -1,0 +1,331 @@
+import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type PaymentAttempt, type SplitEntry } from '../../domain/payment/payment';
+import { classifyDecline } from '../../domain/payment/decline/classify-decline';
+import { directRouting, type RoutableAccount } from '../../domain/payment/routing/direct-routing';
+import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
+import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
+import { isConnectorFailure } from '../../domain/shared/connector-failure';
+import { DomainError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { PaymentDeps } from './payment-deps';
+import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+
+export interface CreateCardPaymentCommand {
+  readonly scope: TenantScope;
+  readonly amount: number;
+  readonly currency?: Currency;
+  readonly methodType?: 'card';
+  readonly captureMethod?: CaptureMethod;
+  readonly customerId?: string;
+  readonly paymentMethodId?: string;
+  readonly card?: {
+    readonly token: string;
+    readonly isNetworkToken?: boolean;
+    readonly brand?: string;
+    readonly bin?: string;
+    readonly last4?: string;
+    readonly expMonth?: number;
+    readonly expYear?: number;
+    readonly holderName?: string;
+    readonly connectorAccountId?: string;
+  };
+  readonly installments?: number;
+  readonly initiator?: Initiator;
+  readonly mitType?: MitType;
+  readonly softDescriptor?: string;
+  readonly description?: string;
+  readonly externalId?: string;
+  readonly metadata?: Record<string, string | number | boolean | null>;
+  readonly clientIp?: string;
+  readonly clientUserAgent?: string;
+  readonly deviceId?: string;
+  readonly splits?: ReadonlyArray<{ recipientId: string; type: 'percentage' | 'fixed'; value: number; liableForChargeback?: boolean; chargeProcessingFee?: boolean }>;
+  readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
+}
+
+interface ChargeSource {
+  token: string;
+  isNetworkToken: boolean;
+  card: CardSummary;
+  pinnedAccountId: string | null;
+}
+
+/** Split shares in minor units: percentages of the amount (rounded down), the remainder to the first recipient. */
+function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']): SplitEntry[] {
+  const list = splits ?? [];
+  const entries = list.map((s) => ({
+    recipientId: s.recipientId,
+    type: s.type,
+    value: s.value,
+    amount: s.type === 'fixed' ? s.value : Math.floor((amount * s.value) / 10_000),
+    liableForChargeback: s.liableForChargeback ?? false,
+    chargeProcessingFee: s.chargeProcessingFee ?? false,
+    commissionRateBps: 0,
+    commissionFixedAmount: 0,
+    netAmount: null,
+    feeAmount: 0,
+    capturedAmount: 0,
+    refundedAmount: 0,
+  }));
+  const total = entries.reduce((n, e) => n + e.amount, 0);
+  if (total > amount) throw new DomainError('validation_failed', 'The split shares add up to more than the payment amount.', { param: 'body.splits' });
+  return entries;
+}
+
+/**
+ * Creates and processes a card payment with a vault token or a saved card, by direct routing.
+ * tx1 saves the payment in processing (and counts live usage); each account of the ranked list is then tried
+ * outside any transaction, with the attempt id as idempotency key and the gateway's deadline; technical
+ * failures and timeouts fall back to the next account, an issuer answer ends routing; tx2 records the attempts,
+ * the outcome and its events.
+ */
+export class CreatePayment {
+  constructor(private readonly deps: PaymentDeps) {}
+
+  async execute(command: CreateCardPaymentCommand): Promise<PaymentObject> {
+    const { scope } = command;
+    const source = await this.resolveSource(command);
+    await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
+    const allAccounts = await this.deps.connectors.accounts(scope);
+    const splits = splitEntries(command.amount, command.splits);
+    const decision = directRouting(
+      {
+        methodType: 'card',
+        amount: command.amount,
+        currency: command.currency ?? 'BRL',
+        installments: command.installments ?? 1,
+        hasSplits: splits.length > 0,
+        pinnedConnectorAccountId: source.pinnedAccountId,
+      },
+      allAccounts,
+    );
+
+    const payment = Payment.createCard({
+      id: this.deps.ids.next('pay_'),
+      organizationId: scope.organizationId,
+      environment: scope.environment,
+      amount: command.amount,
+      currency: command.currency,
+      captureMethod: command.captureMethod,
+      customerId: command.customerId ?? null,
+      paymentMethodId: command.paymentMethodId ?? null,
+      card: source.card,
+      installments: command.installments,
+      initiator: command.initiator,
+      mitType: command.mitType ?? null,
+      softDescriptor: command.softDescriptor ?? null,
+      description: command.description ?? null,
+      externalId: command.externalId ?? null,
+      metadata: command.metadata,
+      clientIp: command.clientIp ?? null,
+      clientUserAgent: command.clientUserAgent ?? null,
+      deviceId: command.deviceId ?? null,
+      splits,
+      now: this.deps.clock.now(),
+    });
+
+    if (!decision.ok) {
+      payment.fail({
+        error: { code: decision.reason === 'split_not_supported' ? 'split_not_supported' : 'no_connector_available', message: decision.message, stage: 'routing', connectorAccount: null },
+        routingStopReason: decision.reason,
+        now: this.deps.clock.now(),
+      });
+    }
+
+    await this.deps.transactor.run(async (tx) => {
+      await this.deps.payments.insert(tx, payment);
+      if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
+      const events = payment.pullEvents().map(paymentEventToOutbox);
+      if (events.length) await this.deps.outbox.append(tx, events);
+    });
+    if (!decision.ok) return paymentObject(payment.toPrimitives());
+
+    const outcome = await this.route(scope, payment, decision.accounts, source, command);
+
+    const stored = await this.deps.transactor.run(async (tx) => {
+      const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
+      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+      for (const attempt of outcome.attempts) current.recordAttempt(attempt);
+      const now = this.deps.clock.now();
+      const o = outcome.result;
+      if (o.kind === 'approved') {
+        current.approve({
+          connectorAccountId: o.account.id,
+          connectorSlug: o.account.connectorSlug,
+          references: { nsu: o.output.references.nsu ?? null, tid: o.output.references.tid ?? null, authorizationCode: o.output.references.authorizationCode ?? null, acquirerPaymentId: o.output.references.acquirerPaymentId },
+          fraudReview: o.output.fraudReviewPending,
+          now,
+        });
+      } else if (o.kind === 'declined') {
+        current.decline({ rawCode: o.rawCode, connectorAccountId: o.account.id, connectorSlug: o.account.connectorSlug, now });
+      } else {
+        current.fail({ error: o.error, routingStopReason: o.reason, now });
+      }
+      await this.deps.payments.update(tx, current);
+      const events = current.pullEvents().map(paymentEventToOutbox);
+      if (events.length) await this.deps.outbox.append(tx, events);
+      return current;
+    });
+    const final = stored.toPrimitives();
+    await this.afterOutcome(scope, final, outcome.attempts, source, command);
+    return paymentObject(final);
+  }
+
+  /** Best effort, after commit: card-testing signals and connector health never change the payment's answer. */
+  private async afterOutcome(scope: TenantScope, p: import('../../domain/payment/payment').PaymentPrimitives, attempts: PaymentAttempt[], source: ChargeSource, command: CreateCardPaymentCommand): Promise<void> {
+    try {
+      if (this.deps.security && (p.decline || p.status !== 'failed')) {
+        const card = source.card;
+        const fingerprint = card.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : source.token;
+        await this.deps.security.recordCardOutcome({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null, cardFingerprint: fingerprint, declined: p.decline !== null });
+      }
+      if (this.deps.reportCall) {
+        for (const a of attempts) {
+          const outcome = a.outcome === 'fraud_review' ? 'approved' : a.outcome;
+          await this.deps.reportCall(scope, a.connectorAccountId, { operation: 'authorize', outcome, latencyMs: a.latencyMs });
+        }
+      }
+    } catch {
+      // signals are advisory; the payment is already recorded
+    }
+  }
+
+  private async resolveSource(command: CreateCardPaymentCommand): Promise<ChargeSource> {
+    const { scope } = command;
+    return this.deps.transactor.read(async (tx) => {
+      if (command.customerId) {
+        const customer = await this.deps.customers.find(tx, scope, command.customerId);
+        if (!customer) throw new DomainError('resource_missing', `No such customer: ${command.customerId}`, { param: 'body.customerId' });
+      }
+      if (command.paymentMethodId) {
+        if (command.card) throw new DomainError('validation_failed', 'Send either card or paymentMethodId, not both.', { param: 'body.card' });
+        const method = await this.deps.paymentMethods.find(tx, scope, command.paymentMethodId);
+        if (!method) throw new DomainError('resource_missing', `No such payment method: ${command.paymentMethodId}`, { param: 'body.paymentMethodId' });
+        if (command.customerId && method.customerId !== command.customerId) {
+          throw new DomainError('validation_failed', 'The payment method belongs to another customer.', { param: 'body.paymentMethodId' });
+        }
+        method.assertChargeable();
+        const m = method.toPrimitives();
+        return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId };
+      }
+      if (!command.card) {
+        // The transparent checkout (no card, no paymentMethodId) is another capability; not wired here.
+        throw new DomainError('validation_failed', 'card.token or paymentMethodId is required for a card payment.', { param: 'body.card' });
+      }
+      const c = command.card;
+      return {
+        token: c.token,
+        isNetworkToken: c.isNetworkToken ?? false,
+        card: { brand: c.brand ?? null, bin: c.bin ?? null, last4: c.last4 ?? null, expMonth: c.expMonth ?? null, expYear: c.expYear ?? null, holderName: c.holderName ?? null },
+        pinnedAccountId: c.connectorAccountId ?? null,
+      };
+    });
+  }
+
+  private async route(
+    scope: TenantScope,
+    payment: Payment,
+    accounts: readonly RoutableAccount[],
+    source: ChargeSource,
+    command: CreateCardPaymentCommand,
+  ): Promise<{ attempts: PaymentAttempt[]; result: RoutingResult }> {
+    const attempts: PaymentAttempt[] = [];
+    let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
+    for (const candidate of accounts) {
+      const opened = await this.deps.connectors.open(scope, candidate.id);
+      if (!opened) continue;
+      const { account, gateway, credentials } = opened;
+      const attemptId = this.deps.ids.next('att_');
+      const started = this.deps.clock.now();
+      let output: AuthorizeOutput;
+      try {
+        output = await gateway.authorize({
+          credentials,
+          idempotencyKey: attemptId,
+          paymentId: payment.id,
+          source: source.isNetworkToken
+            ? { type: 'network_token', token: source.token, ...definedCard(source.card, ['brand', 'expMonth', 'expYear']) }
+            : { type: 'card', token: source.token, ...definedCard(source.card, ['brand', 'bin', 'last4', 'expMonth', 'expYear', 'holderName']) },
+          amount: command.amount,
+          currency: command.currency ?? 'BRL',
+          capture: (command.captureMethod ?? 'automatic') === 'automatic',
+          installments: command.installments ?? 1,
+          initiator: command.initiator ?? 'customer',
+          ...(command.mitType ? { mitType: command.mitType } : {}),
+          ...(command.softDescriptor ? { softDescriptor: command.softDescriptor } : {}),
+          ...(command.items ? { items: command.items } : {}),
+          ...(payment.toPrimitives().splits.length
+            ? { splits: payment.toPrimitives().splits.map((s) => ({ recipientId: s.recipientId, amount: s.amount, liableForChargeback: s.liableForChargeback, chargeProcessingFee: s.chargeProcessingFee })) }
+            : {}),
+          fraudData: {
+            ...(command.clientIp ? { clientIp: command.clientIp } : {}),
+            ...(command.clientUserAgent ? { clientUserAgent: command.clientUserAgent } : {}),
+            ...(command.deviceId ? { deviceId: command.deviceId } : {}),
+          },
+        });
+      } catch (error) {
+        const latencyMs = this.deps.clock.now().getTime() - started.getTime();
+        const timeout = isConnectorFailure(error) && error.kind === 'timeout';
+        const message = error instanceof Error ? error.message : String(error);
+        attempts.push({
+          id: attemptId,
+          connectorAccountId: account.id,
+          connectorSlug: account.connectorSlug,
+          rawCode: null,
+          classification: timeout ? 'TIMEOUT' : 'TECHNICAL_FAILURE',
+          latencyMs,
+          outcome: timeout ? 'timeout' : 'technical_failure',
+          message: message.slice(0, 500),
+          startedAt: started.toISOString(),
+        });
+        lastFailure = { account: { id: account.id, name: account.name }, message };
+        continue;
+      }
+      const latencyMs = this.deps.clock.now().getTime() - started.getTime();
+      const base = { id: attemptId, connectorAccountId: account.id, connectorSlug: account.connectorSlug, latencyMs, startedAt: started.toISOString() };
+      if (output.status === 'approved') {
+        attempts.push({ ...base, rawCode: output.rawCode, classification: output.fraudReviewPending ? 'FRAUD_REVIEW' : 'APPROVED', outcome: output.fraudReviewPending ? 'fraud_review' : 'approved', message: output.message || null });
+        return { attempts, result: { kind: 'approved', account, output } };
+      }
+      if (output.status === 'declined') {
+        const c = classifyDecline(output.rawCode, source.card.brand);
+        attempts.push({ ...base, rawCode: output.rawCode, classification: c.reason, outcome: 'declined', message: output.message || null });
+        return { attempts, result: { kind: 'declined', account, rawCode: output.rawCode } };
+      }
+      // An action (3DS) is only reachable through a flow with a three_ds node; direct routing cannot pause for it.
+      attempts.push({ ...base, rawCode: output.rawCode || null, classification: 'AUTHENTICATION_REQUIRED', outcome: 'declined', message: output.message || null });
+      return {
+        attempts,
+        result: {
+          kind: 'failed',
+          reason: 'authentication_required',
+          error: { code: 'authentication_required', message: 'The issuer requires 3DS authentication; publish a flow with a three_ds node to charge this card.', stage: 'authorization', connectorAccount: { id: account.id, name: account.name } },
+        },
+      };
+    }
+    return {
+      attempts,
+      result: {
+        kind: 'failed',
+        reason: 'all_accounts_failed',
+        error: {
+          code: 'connector_unavailable',
+          message: lastFailure ? `No connector account could process the payment; last error: ${lastFailure.message}` : 'No connector account could be opened for the payment.',
+          stage: 'authorization',
+          connectorAccount: lastFailure?.account ?? null,
+        },
+      },
+    };
+  }
+}
+
+type RoutingResult =
+  | { kind: 'approved'; account: PaymentConnectorAccount; output: Extract<AuthorizeOutput, { status: 'approved' }> }
+  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string }
+  | { kind: 'failed'; reason: string; error: { code: string; message: string; stage: string; connectorAccount: { id: string; name: string } | null } };
+
+function definedCard<K extends keyof CardSummary>(card: CardSummary, keys: K[]): { [P in K]?: NonNullable<CardSummary[P]> } {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (card[key] !== null && card[key] !== undefined) out[key] = card[key];
+  return out as { [P in K]?: NonNullable<CardSummary[P]> };
+}
+

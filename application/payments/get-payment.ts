@@ -1,0 +1,44 @@
+import { NotFoundError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { PaymentDeps } from './payment-deps';
+import { paymentObject } from './payment-object';
+
+/**
+ * The full payment view: the resource plus why routing stopped, attempts, operations, refunds, the event
+ * timeline and the actions possible now. Flow execution, antifraud analyses and disputes belong to other
+ * capabilities; they are present and empty so the shape is stable.
+ */
+export class GetPayment {
+  constructor(private readonly deps: PaymentDeps) {}
+
+  async execute(input: { scope: TenantScope; paymentId: string }) {
+    return this.deps.transactor.read(async (tx) => {
+      const payment = await this.deps.payments.find(tx, input.scope, input.paymentId);
+      if (!payment) throw new NotFoundError('payment', input.paymentId);
+      const p = payment.toPrimitives();
+      const timeline = await this.deps.queries.timeline(tx, input.scope, p.id);
+      const operations = p.operations.map((o) => ({
+        id: o.id,
+        type: o.type,
+        amount: o.amount,
+        releasedAmount: o.releasedAmount,
+        status: o.status,
+        reason: o.reason,
+        acquirerReference: o.acquirerReference,
+        metadata: o.metadata,
+        createdAt: o.createdAt,
+      }));
+      return {
+        ...paymentObject(p),
+        routing: { strategy: 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
+        operations,
+        refunds: operations.filter((o) => o.type === 'refund'),
+        flowExecution: null,
+        antifraud: [],
+        disputes: [],
+        timeline,
+        allowedActions: payment.allowedActions(this.deps.clock.now()),
+      };
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import type { Payment } from '../../domain/payment/payment';
+import type { OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway } from '../../domain/ports/acquirer-gateway';
+import type { ConnectorCredentials } from '../../domain/ports/connector-description';
+import { isConnectorFailure } from '../../domain/shared/connector-failure';
+import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { PaymentDeps } from './payment-deps';
+import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+
+export interface MoneyOperationPlan<P> {
+  /** Checks the rules on the locked payment (throws a DomainError) and says what to ask the acquirer, if anything. */
+  check(payment: Payment, now: Date): P;
+  /** False when nothing goes to the acquirer (e.g. canceling a checkout that never reached one). */
+  needsAcquirer(plan: P): boolean;
+  call(plan: P, ctx: { gateway: AcquirerGateway; credentials: ConnectorCredentials; operationId: string; acquirerPaymentId: string }): Promise<OperationOutput>;
+  /** Applies the outcome to the payment, re-checked under the lock of the second transaction. */
+  apply(payment: Payment, plan: P, ctx: { operationId: string; now: Date; acquirerReference: string | null }): void;
+}
+
+/**
+ * The pipeline of capture, void and refund: tx1 locks the payment, checks the rules and claims the operation
+ * (a concurrent operation gets 409); the acquirer is called outside any transaction, on the account that
+ * authorized, with the operation id as idempotency key; tx2 applies the outcome and writes its events.
+ */
+export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentId: string, plan: MoneyOperationPlan<P>): Promise<PaymentObject> {
+  const operationId = deps.ids.next('op_');
+  const claimMs = deps.operationClaimMs ?? 60_000;
+  const prepared = await deps.transactor.run(async (tx) => {
+    const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+    if (!payment) throw new NotFoundError('payment', paymentId);
+    const now = deps.clock.now();
+    const p = plan.check(payment, now);
+    const claimed = await deps.payments.claimOperation(tx, scope, paymentId, operationId, new Date(now.getTime() + claimMs));
+    if (!claimed) throw new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
+    return { payment, p };
+  });
+
+  let acquirerReference: string | null = null;
+  try {
+    if (plan.needsAcquirer(prepared.p)) {
+      const primitives = prepared.payment.toPrimitives();
+      const accountId = primitives.connectorAccountId;
+      const opened = accountId ? await deps.connectors.open(scope, accountId) : null;
+      if (!opened) {
+        throw new DomainError('connector_unavailable', `The connector account ${accountId ?? '(none)'} that authorized this payment is not available.`);
+      }
+      const output = await plan.call(prepared.p, {
+        gateway: opened.gateway,
+        credentials: opened.credentials,
+        operationId,
+        acquirerPaymentId: primitives.acquirer.acquirerPaymentId ?? '',
+      });
+      if (output.status === 'declined') {
+        throw new DomainError('operation_declined', `The acquirer refused the operation (${output.rawCode}): ${output.message}`, { rawCode: output.rawCode });
+      }
+      acquirerReference = output.operationId;
+    }
+  } catch (error) {
+    await deps.transactor.run((tx) => deps.payments.releaseOperation(tx, scope, paymentId, operationId));
+    if (isConnectorFailure(error)) {
+      throw new DomainError('connector_unavailable', `The acquirer did not complete the operation (${error.kind}); nothing was recorded, retry later.`, {
+        outcomeUnknown: error.outcomeUnknown,
+      });
+    }
+    throw error;
+  }
+
+  const stored = await deps.transactor.run(async (tx) => {
+    const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+    if (!payment) throw new NotFoundError('payment', paymentId);
+    plan.apply(payment, prepared.p, { operationId, now: deps.clock.now(), acquirerReference });
+    await deps.payments.update(tx, payment);
+    await deps.payments.releaseOperation(tx, scope, paymentId, operationId);
+    const events = payment.pullEvents().map(paymentEventToOutbox);
+    if (events.length) await deps.outbox.append(tx, events);
+    return payment;
+  });
+  return paymentObject(stored.toPrimitives());
+}

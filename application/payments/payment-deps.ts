@@ -1,0 +1,33 @@
+import type { CardSecurity } from '../../domain/ports/card-security';
+import type { Clock } from '../../domain/ports/clock';
+import type { EventOutbox } from '../../domain/ports/event-outbox';
+import type { IdGenerator } from '../../domain/ports/id-generator';
+import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
+import type {
+  CustomerRepository,
+  PaymentQueries,
+  PaymentRepository,
+  ProductionUsage,
+  SavedPaymentMethodRepository,
+} from '../../domain/ports/payment-repositories';
+import type { Transactor } from '../../domain/ports/transactor';
+
+/** Everything the payment use cases need, as ports. */
+export interface PaymentDeps {
+  readonly transactor: Transactor;
+  readonly outbox: EventOutbox;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly payments: PaymentRepository;
+  readonly queries: PaymentQueries;
+  readonly customers: CustomerRepository;
+  readonly paymentMethods: SavedPaymentMethodRepository;
+  readonly connectors: PaymentConnectors;
+  readonly usage: ProductionUsage;
+  /** Card-testing protection (identity's securityGuard); absent in installations without it. */
+  readonly security?: CardSecurity;
+  /** Feeds the connector account's displayed health after each connector call (outside any transaction). */
+  readonly reportCall?: (scope: import('../../domain/shared/environment').TenantScope, accountId: string, call: { operation: string; outcome: 'approved' | 'declined' | 'technical_failure' | 'timeout'; latencyMs: number }) => Promise<void>;
+  /** How long a capture/void/refund claim protects the payment against a concurrent operation. */
+  readonly operationClaimMs?: number;
+}

@@ -1,0 +1,142 @@
+import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
+import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
+import type { NewEvent } from '../../domain/ports/event-outbox';
+import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
+import type { CustomerPrimitives } from '../../domain/customer/customer';
+
+export function attemptObject(a: PaymentAttempt) {
+  return {
+    id: a.id,
+    connectorAccountId: a.connectorAccountId,
+    connector: a.connectorSlug,
+    rawCode: a.rawCode,
+    classification: a.classification,
+    outcome: a.outcome,
+    latencyMs: a.latencyMs,
+    message: a.message,
+    createdAt: a.startedAt,
+  };
+}
+
+/** Attempts summary of the list view: count, the account that decided, fallback, last decline reason. */
+export function attemptsSummary(p: PaymentPrimitives) {
+  const lastDecline = [...p.attempts].reverse().find((a) => a.outcome === 'declined');
+  return {
+    count: p.attempts.length,
+    decidedBy: p.connectorAccountId ? { connectorAccountId: p.connectorAccountId, connector: p.connectorSlug } : null,
+    hasFallback: p.attempts.length > 1,
+    lastDeclineReason: lastDecline?.classification ?? p.decline?.reason ?? null,
+  };
+}
+
+/** The public payment resource (events' data.object and API answers share it). */
+export function paymentObject(p: PaymentPrimitives) {
+  return {
+    object: 'payment' as const,
+    id: p.id,
+    status: p.status,
+    amount: p.amount,
+    currency: p.currency,
+    methodType: p.methodType,
+    captureMethod: p.captureMethod,
+    capturedAmount: p.capturedAmount,
+    refundedAmount: p.refundedAmount,
+    refundStatus: p.refundStatus,
+    clientSecret: null,
+    nextAction: null,
+    actionExpiresAt: null,
+    checkout: null,
+    decline: p.decline,
+    error: p.error,
+    fraudReview: p.fraudReview ? { status: p.fraudReview.status, openedAt: p.fraudReview.openedAt, resolvedAt: p.fraudReview.resolvedAt } : null,
+    authorizationExpiresAt: p.authorizationExpiresAt,
+    expiryAction: p.expiryAction,
+    customerId: p.customerId,
+    paymentMethodId: p.paymentMethodId,
+    card: p.card,
+    acquirer: p.acquirer,
+    connectorAccountId: p.connectorAccountId,
+    connector: p.connectorSlug,
+    installments: p.installments,
+    initiator: p.initiator,
+    mitType: p.mitType,
+    softDescriptor: p.softDescriptor,
+    description: p.description,
+    externalId: p.externalId,
+    metadata: p.metadata,
+    clientIp: p.clientIp,
+    deviceId: p.deviceId,
+    splits: p.splits,
+    attempts: p.attempts.map(attemptObject),
+    hasFallback: p.attempts.length > 1,
+    environment: p.environment,
+    livemode: p.environment === 'live',
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export type PaymentObject = ReturnType<typeof paymentObject>;
+
+/** previousAttributes as the public shape names them (attempts are not diffed; the rest keeps its name). */
+function publicPrevious(previous: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(previous)) {
+    if (key === 'connectorSlug') out.connector = value;
+    else if (key === 'routingStopReason') continue;
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
+  return {
+    type: event.type,
+    scope: { organizationId: event.organizationId, environment: event.environment },
+    object: paymentObject(event.payment),
+    previousAttributes: publicPrevious(event.previousAttributes),
+  };
+}
+
+export function paymentMethodObject(m: SavedPaymentMethodPrimitives) {
+  return {
+    object: 'payment_method' as const,
+    id: m.id,
+    type: m.type,
+    customerId: m.customerId,
+    card: m.card,
+    isNetworkToken: m.tokenReference.isNetworkToken,
+    connectorAccountId: m.tokenReference.connectorAccountId,
+    verification: { status: m.verification.status, verifiedAt: m.verification.verifiedAt },
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}
+
+export function paymentMethodEventToOutbox(event: PaymentMethodVerifiedEvent): NewEvent {
+  return {
+    type: event.type,
+    scope: { organizationId: event.organizationId, environment: event.environment },
+    object: paymentMethodObject(event.paymentMethod),
+    previousAttributes: { verification: { status: event.previousAttributes.verification.status, verifiedAt: event.previousAttributes.verification.verifiedAt } },
+  };
+}
+
+export function customerObject(c: CustomerPrimitives) {
+  return {
+    object: 'customer' as const,
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    document: c.document,
+    documentType: c.documentType,
+    phone: c.phone,
+    birthDate: c.birthDate,
+    address: c.address,
+    billingAddress: c.billingAddress,
+    shippingAddress: c.shippingAddress,
+    metadata: c.metadata,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}

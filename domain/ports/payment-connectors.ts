@@ -1,0 +1,20 @@
+import type { RoutableAccount } from '../payment/routing/direct-routing';
+import type { TenantScope } from '../shared/environment';
+import type { AcquirerGateway } from './acquirer-gateway';
+import type { ConnectorCredentials } from './connector-description';
+
+export interface PaymentConnectorAccount extends RoutableAccount {
+  readonly name: string;
+}
+
+/**
+ * What the payment pipeline needs from connector accounts: the environment's acquirer accounts (for routing)
+ * and, for one account, its decrypted credentials with the gateway of its connector. Implemented over the
+ * connector-accounts capability by an adapter on the payments side.
+ */
+export interface PaymentConnectors {
+  /** Acquirer accounts of the tenant's environment, enabled or not, with effective capabilities. */
+  accounts(scope: TenantScope): Promise<PaymentConnectorAccount[]>;
+  /** Credentials and gateway of one account of the tenant; null when it does not exist (or is of another environment). */
+  open(scope: TenantScope, accountId: string): Promise<{ account: PaymentConnectorAccount; gateway: AcquirerGateway; credentials: ConnectorCredentials } | null>;
+}

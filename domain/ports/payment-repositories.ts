@@ -1,0 +1,116 @@
+import type { Customer } from '../customer/customer';
+import type { SavedPaymentMethod } from '../customer/saved-payment-method';
+import type { Payment, PaymentPrimitives } from '../payment/payment';
+import type { TenantScope } from '../shared/environment';
+import type { Transaction } from './transactor';
+
+/** Persistence of the payment aggregate. Every read is scoped by organization and environment. */
+export interface PaymentRepository {
+  insert(tx: Transaction, payment: Payment): Promise<void>;
+  update(tx: Transaction, payment: Payment): Promise<void>;
+  /** `forUpdate` locks the row until commit (outcomes and operations re-check the state under the lock). */
+  find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
+  /**
+   * Marks a money operation (capture, void, refund) as in flight until `until`, so two concurrent requests never
+   * both reach the acquirer. False when another operation holds an unexpired claim.
+   */
+  claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean>;
+  releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void>;
+}
+
+export interface PaymentListQuery {
+  readonly limit: number;
+  readonly startingAfter?: string;
+  readonly createdBefore?: Date;
+  readonly createdAfter?: Date;
+  readonly hasFallback?: boolean;
+  readonly search?: string;
+  readonly amountMin?: number;
+  readonly amountMax?: number;
+  readonly initiator?: 'customer' | 'merchant';
+  readonly methodTypes?: readonly string[];
+  readonly brands?: readonly string[];
+  readonly connectorSlug?: string;
+  readonly connectorAccountId?: string;
+  readonly statuses?: readonly string[];
+  readonly declineReason?: string;
+}
+
+export interface PaymentListPage {
+  /** Up to limit + 1 rows, newest first (the extra one only says whether more exist). */
+  readonly rows: PaymentPrimitives[];
+  /** Only on the first page (no startingAfter). */
+  readonly totalCount?: number;
+}
+
+export interface SummaryFigures {
+  readonly total: number;
+  readonly approved: number;
+  readonly declined: number;
+  readonly failed: number;
+  readonly approvalRateBps: number;
+  readonly capturedVolume: number;
+  readonly averageTicket: number;
+  readonly refundedVolume: number;
+  readonly refundCount: number;
+  readonly recoveredVolume: number;
+  readonly recoveredCount: number;
+}
+
+export interface SummaryBucket extends SummaryFigures {
+  readonly start: string;
+}
+
+/** Performance of one connector account over the period, from the attempts it received. */
+export interface ConnectorAccountFigures {
+  readonly connectorAccountId: string;
+  readonly connectorSlug: string | null;
+  readonly attempts: number;
+  readonly approved: number;
+  readonly declined: number;
+  readonly technicalFailures: number;
+  readonly approvalRateBps: number;
+  readonly capturedVolume: number;
+  readonly averageLatencyMs: number | null;
+}
+
+/** Read models over payments: lists and the dashboard summary. */
+export interface PaymentQueries {
+  list(tx: Transaction, scope: TenantScope, query: PaymentListQuery): Promise<PaymentListPage>;
+  figures(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<SummaryFigures>;
+  series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day'): Promise<SummaryBucket[]>;
+  perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<ConnectorAccountFigures[]>;
+  /** The payment's events, oldest first, for the timeline of the full view. */
+  timeline(tx: Transaction, scope: TenantScope, paymentId: string): Promise<Array<{ id: string; type: string; createdAt: string; previousAttributes: Record<string, unknown> | null }>>;
+}
+
+export interface CustomerListQuery {
+  readonly limit: number;
+  readonly startingAfter?: string;
+  readonly email?: string;
+}
+
+export interface CustomerRepository {
+  insert(tx: Transaction, customer: Customer): Promise<void>;
+  update(tx: Transaction, customer: Customer): Promise<void>;
+  find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Customer | null>;
+  list(tx: Transaction, scope: TenantScope, query: CustomerListQuery): Promise<Customer[]>;
+}
+
+export interface SavedPaymentMethodRepository {
+  insert(tx: Transaction, method: SavedPaymentMethod): Promise<void>;
+  update(tx: Transaction, method: SavedPaymentMethod): Promise<void>;
+  /** Not deleted, unless asked. */
+  find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<SavedPaymentMethod | null>;
+  listForCustomer(tx: Transaction, scope: TenantScope, customerId: string): Promise<SavedPaymentMethod[]>;
+}
+
+/**
+ * The free production allowance (spec: 30 days or 50 production payments). Every live payment created counts,
+ * declined ones too; sandbox payments and fallback attempts never do.
+ */
+export interface ProductionUsage {
+  /** Counts one live payment; returns the organization's count within the allowance window after counting. */
+  countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<number>;
+  livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number>;
+}

@@ -1,0 +1,220 @@
+import type { ManageCustomers } from '../../application/customers/manage-customers';
+import type { ManagePaymentMethods } from '../../application/customers/manage-payment-methods';
+import type { CapturePayment } from '../../application/payments/capture-payment';
+import type { CreateCardPaymentCommand, CreatePayment } from '../../application/payments/create-payment';
+import type { GetPayment } from '../../application/payments/get-payment';
+import type { ListPayments } from '../../application/payments/list-payments';
+import type { PaymentSummary } from '../../application/payments/payment-summary';
+import type { RefundPayment } from '../../application/payments/refund-payment';
+import type { VoidPayment } from '../../application/payments/void-payment';
+import { DomainError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { Principal } from '../http/principal';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import {
+  SENSITIVE_CARD_FIELDS,
+  captureBody,
+  createCustomerBody,
+  createPaymentBody,
+  listCustomersQuery,
+  listPaymentsQuery,
+  refundBody,
+  savePaymentMethodBody,
+  summaryQuery,
+  updateCustomerBody,
+  voidBody,
+} from './payments.schemas';
+
+export interface PaymentRouteDeps {
+  readonly create: CreatePayment;
+  readonly capture: CapturePayment;
+  readonly void: VoidPayment;
+  readonly refund: RefundPayment;
+  readonly get: GetPayment;
+  readonly list: ListPayments;
+  readonly summary: PaymentSummary;
+  readonly customers: ManageCustomers;
+  readonly paymentMethods: ManagePaymentMethods;
+}
+
+const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
+
+/** Refuses card numbers and security codes anywhere the schema lets them reach (spec, Authentication 8). */
+export function refuseSensitiveCardData(body: Record<string, unknown>, location = 'body'): void {
+  const check = (object: unknown, path: string) => {
+    if (!object || typeof object !== 'object') return;
+    for (const name of SENSITIVE_CARD_FIELDS) {
+      if (Object.prototype.hasOwnProperty.call(object, name)) {
+        throw new DomainError(
+          'sensitive_card_data',
+          `${path}.${name} is refused: the payment API never accepts card numbers or security codes (CVV). Tokenize the card in the vault and send card.token.`,
+          { param: `${path}.${name}` },
+        );
+      }
+    }
+  };
+  check(body, location);
+  check(body.card, `${location}.card`);
+}
+
+/** Digits that look like a card number (13 to 19 digits passing Luhn), e.g. pasted in a merchant defined field. */
+function looksLikeCardNumber(value: string): boolean {
+  const digits = value.replace(/[\s-]/g, '');
+  if (!/^\d{13,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function checkFraudAnalysis(body: { fraudAnalysis?: { merchantDefinedFields?: Array<{ id: number; value: string }> } }): void {
+  const fields = body.fraudAnalysis?.merchantDefinedFields ?? [];
+  const seen = new Set<number>();
+  fields.forEach((field, index) => {
+    const param = `body.fraudAnalysis.merchantDefinedFields[${index}]`;
+    if (seen.has(field.id)) throw new DomainError('validation_failed', `${param}.id ${field.id} is repeated; each id may appear once.`, { param: `${param}.id` });
+    seen.add(field.id);
+    if (looksLikeCardNumber(field.value)) throw new DomainError('sensitive_card_data', `${param}.value looks like a card number; merchant defined fields never carry card data.`, { param: `${param}.value` });
+  });
+}
+
+const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
+const date = (value: string | undefined) => (value ? new Date(value) : undefined);
+
+export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post', path: '/v1/payments', operationId: 'createPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      summary: 'Create and process a payment',
+      description:
+        'Card payments with card.token (vault token) or paymentMethodId, routed directly among the environment\'s enabled accounts ' +
+        '(lowest costBasisPoints first, fallback on technical failure or timeout). An issuer decline is not an HTTP error: 201 with status failed and decline. ' +
+        'Card numbers and CVV are refused with 422 sensitive_card_data.',
+      successStatus: 201, idempotent: true, body: createPaymentBody,
+      handler: async (request) => {
+        const body = request.body as Record<string, any>;
+        refuseSensitiveCardData(body);
+        checkFraudAnalysis(body);
+        if (body.methodType !== 'card') {
+          throw new DomainError('unsupported_payment_method', `methodType ${body.methodType} is not available through direct card processing; use card.`, { param: 'body.methodType' });
+        }
+        if (!body.card && !body.paymentMethodId) {
+          throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
+        }
+        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, splitRemainderRecipientId: _r, fraudAnalysis: _f, flowId: _flow, methodType: _m, ...rest } = body;
+        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: scopeOf(request.principal) };
+        return { body: await deps.create.execute(command) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/payments', operationId: 'listPayments', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      summary: 'List payments (newest first, cursor paging, filters and search)', successStatus: 200, query: listPaymentsQuery,
+      handler: async (request) => {
+        const q = request.query as Record<string, any>;
+        return {
+          body: await deps.list.execute({
+            scope: scopeOf(request.principal),
+            query: {
+              limit: q.limit,
+              startingAfter: q.startingAfter,
+              createdBefore: date(q.createdBefore),
+              createdAfter: date(q.createdAfter),
+              hasFallback: q.hasFallback,
+              search: q.search,
+              amountMin: q.amountMin,
+              amountMax: q.amountMax,
+              initiator: q.initiator,
+              methodTypes: list(q.methodType),
+              brands: list(q.brand),
+              connectorSlug: q.connector,
+              connectorAccountId: q.connectorAccountId,
+              statuses: list(q.status),
+              declineReason: q.declineReason,
+            },
+          }),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/payments/summary', operationId: 'paymentSummary', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      summary: 'Payment figures for a period, the previous period, a series and per connector account', successStatus: 200, query: summaryQuery,
+      handler: async (request) => {
+        const q = request.query as { from?: string; to?: string };
+        return { body: await deps.summary.execute({ scope: scopeOf(request.principal), from: date(q.from), to: date(q.to) }) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/payments/:id', operationId: 'getPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      summary: 'Full payment view (attempts, operations, refunds, timeline, allowed actions)', successStatus: 200,
+      handler: async (request) => ({ body: await deps.get.execute({ scope: scopeOf(request.principal), paymentId: request.params.id! }) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/payments/:id/capture', operationId: 'capturePayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      summary: 'Capture all or part of a manual-capture authorization', successStatus: 201, idempotent: true, body: captureBody,
+      handler: async (request) => ({
+        body: await deps.capture.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, amount: (request.body as { amount?: number } | undefined)?.amount }),
+      }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/payments/:id/void', operationId: 'voidPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      summary: 'Void an authorized, uncaptured card payment', successStatus: 201, idempotent: true, body: voidBody,
+      handler: async (request) => ({
+        body: await deps.void.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, reason: (request.body as { reason?: string } | undefined)?.reason }),
+      }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/payments/:id/refund', operationId: 'refundPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      summary: 'Refund all or part of the captured amount (several partial refunds allowed)', successStatus: 201, idempotent: true, body: refundBody,
+      handler: async (request) => {
+        const body = (request.body ?? {}) as { amount?: number; reason?: string; metadata?: Record<string, unknown> };
+        return { body: await deps.refund.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, ...body }) };
+      },
+    }),
+
+    defineRoute({
+      method: 'post', path: '/v1/customers', operationId: 'createCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      summary: 'Create a customer', successStatus: 201, idempotent: true, body: createCustomerBody,
+      handler: async (request) => ({ body: await deps.customers.create(scopeOf(request.principal), request.body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/customers', operationId: 'listCustomers', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
+      summary: 'List customers (newest first)', successStatus: 200, query: listCustomersQuery,
+      handler: async (request) => ({ body: await deps.customers.list(scopeOf(request.principal), request.query) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/customers/:id', operationId: 'getCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
+      summary: 'Get a customer', successStatus: 200,
+      handler: async (request) => ({ body: await deps.customers.get(scopeOf(request.principal), request.params.id!) }),
+    }),
+    defineRoute({
+      method: 'patch', path: '/v1/customers/:id', operationId: 'updateCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      summary: 'Update a customer (omitted fields stay; null clears)', successStatus: 200, body: updateCustomerBody,
+      handler: async (request) => ({ body: await deps.customers.update(scopeOf(request.principal), request.params.id!, request.body ?? {}) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/customers/:id/payment-methods', operationId: 'listPaymentMethods', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
+      summary: "List a customer's saved payment methods", successStatus: 200,
+      handler: async (request) => ({ body: await deps.paymentMethods.list(scopeOf(request.principal), request.params.id!) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/customers/:id/payment-methods', operationId: 'savePaymentMethod', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      summary: 'Save a card on a customer (verify: zero-value authorization, emits payment_method.verified)', successStatus: 201, idempotent: true,
+      body: savePaymentMethodBody,
+      handler: async (request) => {
+        refuseSensitiveCardData(request.body as Record<string, unknown>);
+        return { body: await deps.paymentMethods.save(scopeOf(request.principal), request.params.id!, request.body) };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/v1/payment-methods/:id', operationId: 'deletePaymentMethod', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      summary: 'Remove a saved payment method', successStatus: 200,
+      handler: async (request) => ({ body: await deps.paymentMethods.remove(scopeOf(request.principal), request.params.id!) }),
+    }),
+  ];
+}

@@ -1,0 +1,209 @@
+import type { JsonSchema } from '../http/validation';
+
+/** Field names that would carry a card number or security code; the payment API never takes them. */
+export const SENSITIVE_CARD_FIELDS = ['number', 'cardNumber', 'card_number', 'pan', 'cvv', 'cvc', 'cvv2', 'securityCode', 'security_code'] as const;
+
+const refused: JsonSchema = { description: 'Never accepted: card numbers and security codes are refused with 422 sensitive_card_data; send card.token from the vault.' };
+const sensitiveProperties: Record<string, JsonSchema> = Object.fromEntries(SENSITIVE_CARD_FIELDS.map((name) => [name, refused]));
+
+export const MAX_AMOUNT = 9_999_999_999;
+const amount: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_AMOUNT };
+export const metadataSchema: JsonSchema = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 512 },
+};
+const idPattern = '^[A-Za-z0-9_-]+$';
+
+export const cardSchema: JsonSchema = {
+  type: 'object',
+  required: ['token'],
+  properties: {
+    token: { type: 'string', minLength: 8, maxLength: 256 },
+    isNetworkToken: { type: 'boolean', default: false },
+    brand: { type: 'string', maxLength: 32 },
+    bin: { type: 'string', pattern: '^[0-9]{6,8}$' },
+    last4: { type: 'string', pattern: '^[0-9]{4}$' },
+    expMonth: { type: 'integer', minimum: 1, maximum: 12 },
+    expYear: { type: 'integer', minimum: 2024, maximum: 2099 },
+    holderName: { type: 'string', maxLength: 120 },
+    connectorAccountId: { type: 'string', maxLength: 64 },
+    ...sensitiveProperties,
+  },
+};
+
+/** POST /v1/payments: every field and bound of the spec's body table (only amount is required). */
+export const createPaymentBody: JsonSchema = {
+  type: 'object',
+  required: ['amount'],
+  properties: {
+    amount,
+    currency: { type: 'string', enum: ['BRL', 'USD', 'EUR', 'GBP', 'ARS', 'CLP', 'MXN'], default: 'BRL' },
+    methodType: { type: 'string', enum: ['card', 'debit_card', 'pix', 'boleto'], default: 'card' },
+    pix: { type: 'object', properties: { expiresInSeconds: { type: 'integer', minimum: 60, maximum: 604800, default: 3600 } } },
+    boleto: {
+      type: 'object',
+      properties: {
+        dueDate: { type: 'string', format: 'date' },
+        daysAfterDue: { type: 'integer', minimum: 0, maximum: 60, default: 0 },
+        instructions: { type: 'string', maxLength: 255 },
+        fineBps: { type: 'integer', minimum: 0, maximum: 2000 },
+        interestMonthlyBps: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+    },
+    customerId: { type: 'string', maxLength: 64 },
+    paymentMethodId: { type: 'string', maxLength: 64 },
+    tokenizationAccountId: { type: 'string', maxLength: 64 },
+    card: cardSchema,
+    captureMethod: { type: 'string', enum: ['automatic', 'manual'], default: 'automatic' },
+    installments: { type: 'integer', minimum: 1, maximum: 24, default: 1 },
+    initiator: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' },
+    mitType: { type: 'string', enum: ['recurring', 'installment', 'unscheduled', 'reauthorization', 'resubmission', 'delayed_charge', 'incremental', 'no_show'] },
+    softDescriptor: { type: 'string', maxLength: 22 },
+    description: { type: 'string', maxLength: 255 },
+    externalId: { type: 'string', maxLength: 128 },
+    splits: {
+      type: 'array',
+      maxItems: 20,
+      items: {
+        type: 'object',
+        required: ['recipientId', 'type', 'value'],
+        properties: {
+          recipientId: { type: 'string', maxLength: 64 },
+          type: { type: 'string', enum: ['percentage', 'fixed'] },
+          value: { type: 'integer', minimum: 0 },
+          liableForChargeback: { type: 'boolean' },
+          chargeProcessingFee: { type: 'boolean' },
+        },
+      },
+    },
+    splitRemainderRecipientId: { type: 'string', maxLength: 64 },
+    items: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['name', 'quantity', 'amount'],
+        properties: {
+          sku: { type: 'string', maxLength: 64 },
+          name: { type: 'string', maxLength: 255 },
+          quantity: { type: 'integer', minimum: 1 },
+          amount,
+        },
+      },
+    },
+    fraudAnalysis: {
+      type: 'object',
+      properties: {
+        fingerprintSessionId: { type: 'string', minLength: 1, maxLength: 88, pattern: idPattern },
+        shipping: {
+          type: 'object',
+          properties: {
+            addressee: { type: 'string', maxLength: 120 },
+            method: { type: 'string', enum: ['same_day', 'one_day', 'two_day', 'three_day', 'low_cost', 'pickup', 'other', 'none'] },
+            phone: { type: 'string', maxLength: 20 },
+          },
+        },
+        isGift: { type: 'boolean' },
+        returnsAccepted: { type: 'boolean' },
+        merchantDefinedFields: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            required: ['id', 'value'],
+            properties: { id: { type: 'integer', minimum: 1, maximum: 89 }, value: { type: 'string', minLength: 1, maxLength: 255 } },
+          },
+        },
+      },
+    },
+    clientIp: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+    clientUserAgent: { type: 'string', maxLength: 512 },
+    deviceId: { type: 'string', minLength: 16, maxLength: 128, pattern: idPattern },
+    flowId: { type: 'string', maxLength: 64 },
+    metadata: metadataSchema,
+    ...sensitiveProperties,
+  },
+};
+
+const commaList = { type: 'string', maxLength: 500 };
+
+export const listPaymentsQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    startingAfter: { type: 'string', minLength: 1, maxLength: 128 },
+    createdBefore: { type: 'string', format: 'date-time' },
+    createdAfter: { type: 'string', format: 'date-time' },
+    hasFallback: { type: 'boolean' },
+    search: { type: 'string', minLength: 1, maxLength: 200 },
+    amountMin: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    amountMax: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    initiator: { type: 'string', enum: ['customer', 'merchant'] },
+    methodType: commaList,
+    brand: commaList,
+    connector: { type: 'string', maxLength: 64 },
+    connectorAccountId: { type: 'string', maxLength: 64 },
+    status: commaList,
+    declineReason: { type: 'string', maxLength: 64 },
+  },
+};
+
+export const summaryQuery: JsonSchema = {
+  type: 'object',
+  properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } },
+};
+
+export const captureBody: JsonSchema = { type: 'object', properties: { amount } };
+export const voidBody: JsonSchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 255 } } };
+export const refundBody: JsonSchema = {
+  type: 'object',
+  properties: { amount, reason: { type: 'string', maxLength: 255 }, metadata: metadataSchema },
+};
+
+const addressSchema: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['postalCode', 'line1', 'streetNumber', 'neighborhood', 'city', 'state'],
+  properties: {
+    postalCode: { type: 'string', minLength: 8, maxLength: 9 },
+    line1: { type: 'string', minLength: 2, maxLength: 255 },
+    streetNumber: { type: 'string', minLength: 1, maxLength: 20 },
+    complement: { type: ['string', 'null'], maxLength: 120 },
+    neighborhood: { type: 'string', minLength: 2, maxLength: 120 },
+    city: { type: 'string', minLength: 2, maxLength: 120 },
+    state: { type: 'string', minLength: 2, maxLength: 2 },
+  },
+};
+
+const customerProperties: Record<string, JsonSchema> = {
+  name: { type: 'string', minLength: 1, maxLength: 120 },
+  email: { type: ['string', 'null'], format: 'email', maxLength: 255 },
+  document: { type: ['string', 'null'], minLength: 11, maxLength: 18, pattern: '^[0-9./-]+$' },
+  phone: { type: ['string', 'null'], maxLength: 32 },
+  birthDate: { type: ['string', 'null'], format: 'date' },
+  address: addressSchema,
+  billingAddress: addressSchema,
+  shippingAddress: addressSchema,
+  metadata: metadataSchema,
+};
+
+export const createCustomerBody: JsonSchema = { type: 'object', required: ['name'], properties: customerProperties };
+export const updateCustomerBody: JsonSchema = {
+  type: 'object',
+  properties: { ...customerProperties, metadata: { ...metadataSchema } },
+};
+export const listCustomersQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    startingAfter: { type: 'string', minLength: 1, maxLength: 128 },
+    email: { type: 'string', maxLength: 255 },
+  },
+};
+
+export const savePaymentMethodBody: JsonSchema = {
+  type: 'object',
+  required: ['card'],
+  properties: { card: cardSchema, verify: { type: 'boolean', default: false } },
+};

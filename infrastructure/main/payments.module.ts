@@ -1,0 +1,74 @@
+/**
+ * Payments: card payments by direct routing (create, capture, void, refund), lists, full view and summary;
+ * customers and saved payment methods. Uses the connector-accounts capability (service `connectorAccounts`)
+ * and, when present, identity's card-testing guard (service `securityGuard`).
+ */
+import { ManageCustomers } from '../../application/customers/manage-customers';
+import { ManagePaymentMethods } from '../../application/customers/manage-payment-methods';
+import { CapturePayment } from '../../application/payments/capture-payment';
+import { CreatePayment } from '../../application/payments/create-payment';
+import { DirectoryPaymentConnectors } from '../../application/payments/directory-payment-connectors';
+import { GetPayment } from '../../application/payments/get-payment';
+import { ListPayments } from '../../application/payments/list-payments';
+import type { PaymentDeps } from '../../application/payments/payment-deps';
+import { PaymentSummary } from '../../application/payments/payment-summary';
+import { RefundPayment } from '../../application/payments/refund-payment';
+import { VoidPayment } from '../../application/payments/void-payment';
+import { declineTableCoverage } from '../../domain/payment/decline/classify-decline';
+import type { CardSecurity } from '../../domain/ports/card-security';
+import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
+import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
+import { paymentRoutes } from '../../edge/routes/payments.routes';
+import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodRepository } from '../persistence/customer.repository';
+import { SqlPaymentQueries } from '../persistence/payment.queries';
+import { SqlPaymentRepository } from '../persistence/payment.repository';
+import type { Core } from './core';
+import type { ModuleDefinition, ModuleInstance } from './module';
+
+export interface PaymentsModuleOptions {
+  /** Wraps the connector access (tests inject faults on chosen accounts). */
+  readonly decorateConnectors?: (connectors: PaymentConnectors) => PaymentConnectors;
+}
+
+export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
+  return {
+  name: 'payments',
+  build(core: Core): ModuleInstance {
+    const directory = core.services.lazy<ConnectorAccountDirectory>('connectorAccounts');
+    const security = core.services.find<CardSecurity>('securityGuard');
+    const deps: PaymentDeps = {
+      transactor: core.transactor,
+      outbox: core.outbox,
+      clock: core.clock,
+      ids: core.ids,
+      payments: new SqlPaymentRepository(),
+      queries: new SqlPaymentQueries(),
+      customers: new SqlCustomerRepository(),
+      paymentMethods: new SqlSavedPaymentMethodRepository(),
+      connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(directory)),
+      usage: new SqlProductionUsage(),
+      ...(security ? { security } : {}),
+      reportCall: (scope, accountId, call) => directory().recordCallOutcome(scope, accountId, call),
+    };
+    const customers = new ManageCustomers(deps);
+    const paymentMethods = new ManagePaymentMethods(deps);
+    core.services.provide('paymentUsage', deps.usage);
+    return {
+      routes: paymentRoutes({
+        create: new CreatePayment(deps),
+        capture: new CapturePayment(deps),
+        void: new VoidPayment(deps),
+        refund: new RefundPayment(deps),
+        get: new GetPayment(deps),
+        list: new ListPayments(deps),
+        summary: new PaymentSummary(deps),
+        customers,
+        paymentMethods,
+      }),
+      health: () => ({ declineCodes: declineTableCoverage() }),
+    };
+  },
+  };
+}
+
+export const PAYMENTS_MODULE = paymentsModule();

@@ -1,0 +1,71 @@
+import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
+import type { PaymentRepository } from '../../domain/ports/payment-repositories';
+import type { Transaction } from '../../domain/ports/transactor';
+import type { TenantScope } from '../../domain/shared/environment';
+import { entityManager } from './mikro-orm-transactor';
+
+const COLUMNS = `id, organization_id, environment, status, amount, currency, method_type, capture_method, captured_amount,
+  refunded_amount, initiator, card_brand, card_last4, nsu, tid, authorization_code, customer_id, connector_account_id,
+  connector_slug, decline_reason, attempt_count, external_id, description, doc, created_at, updated_at`;
+
+function columnValues(p: PaymentPrimitives): unknown[] {
+  return [
+    p.id, p.organizationId, p.environment, p.status, p.amount, p.currency, p.methodType, p.captureMethod, p.capturedAmount,
+    p.refundedAmount, p.initiator, p.card?.brand?.toLowerCase() ?? null, p.card?.last4 ?? null, p.acquirer.nsu, p.acquirer.tid,
+    p.acquirer.authorizationCode, p.customerId, p.connectorAccountId, p.connectorSlug, p.decline?.reason ?? null, p.attempts.length,
+    p.externalId, p.description, JSON.stringify(p), p.createdAt, p.updatedAt,
+  ];
+}
+
+export function paymentFromDoc(doc: unknown): PaymentPrimitives {
+  return (typeof doc === 'string' ? JSON.parse(doc) : doc) as PaymentPrimitives;
+}
+
+/** Payments as rows: the aggregate in `doc`, the searchable columns derived from it on every write. */
+export class SqlPaymentRepository implements PaymentRepository {
+  async insert(tx: Transaction, payment: Payment): Promise<void> {
+    const p = payment.toPrimitives();
+    const placeholders = columnValues(p).map((_, i) => (i === 23 ? '?::jsonb' : '?')).join(', ');
+    await entityManager(tx).execute(`insert into payments (${COLUMNS}) values (${placeholders})`, columnValues(p));
+  }
+
+  async update(tx: Transaction, payment: Payment): Promise<void> {
+    const p = payment.toPrimitives();
+    const [, organizationId, environment, ...rest] = columnValues(p);
+    const names = COLUMNS.split(',').map((c) => c.trim()).slice(3);
+    const sets = names.map((name) => (name === 'doc' ? `${name} = ?::jsonb` : `${name} = ?`)).join(', ');
+    await entityManager(tx).execute(`update payments set ${sets} where id = ? and organization_id = ? and environment = ?`, [
+      ...rest,
+      p.id,
+      organizationId,
+      environment,
+    ]);
+  }
+
+  async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<Payment | null> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from payments where id = ? and organization_id = ? and environment = ?${options.forUpdate ? ' for update' : ''}`,
+      [id, scope.organizationId, scope.environment],
+    );
+    return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
+  }
+
+  async claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean> {
+    const rows = await entityManager(tx).execute<Array<{ id: string }>>(
+      `update payments set operation_claim_id = ?, operation_claim_until = ?
+        where id = ? and organization_id = ? and environment = ?
+          and (operation_claim_id is null or operation_claim_until < now())
+        returning id`,
+      [operationId, until, id, scope.organizationId, scope.environment],
+    );
+    return rows.length === 1;
+  }
+
+  async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void> {
+    await entityManager(tx).execute(
+      `update payments set operation_claim_id = null, operation_claim_until = null
+        where id = ? and organization_id = ? and environment = ? and operation_claim_id = ?`,
+      [id, scope.organizationId, scope.environment, operationId],
+    );
+  }
+}
