@@ -14,6 +14,7 @@ import { base32Encode, otpauthUrl, TOTP_SECRET_BYTES, verifyTotp } from '../../d
 import { confirmAuthenticator, recordAuthenticatorUse } from '../../domain/identity/user';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { Transaction } from '../../domain/ports/transactor';
+import { sendAccountAlert } from './account-alerts';
 import { randomToken, type IdentityDeps } from './identity-deps';
 import { issueSession, type TokenPair } from './issue-session';
 
@@ -92,6 +93,7 @@ export class MfaChallenge {
         }
         const restarted = restartForEnrollment(challenge, newChallengeToken, now);
         await this.deps.challenges.update(tx, restarted);
+        void sendAccountAlert(this.deps, user, 'recovery_code_used');
         return { ok: true, value: { kind: 'enroll', challengeToken: newChallengeToken, stage: restarted.stage, userId: user.id } };
       }
 
@@ -103,6 +105,7 @@ export class MfaChallenge {
         const check = verifyTotp(challenge.pendingSecret, code, now, null);
         if (!check.ok) return this.fail(tx, challenge, invalidCode());
         await this.deps.users.update(tx, confirmAuthenticator(user, challenge.pendingSecret, check.step, now));
+        if (user.authenticator) void sendAccountAlert(this.deps, user, 'authenticator_replaced');
         await this.deps.challenges.update(tx, applyChallengeTrigger(challenge, 'authenticator_confirmed'));
         // The first enrollment creates the recovery codes; re-enrolling after a recovery keeps the remaining ones.
         let recoveryCodes: string[] | null = null;

@@ -3,6 +3,7 @@ import { normalizeEmail } from '../../domain/identity/register-rules';
 import { revokeSession } from '../../domain/identity/session';
 import { advanceTokensValidAfter, assertPasswordPolicy } from '../../domain/identity/user';
 import { DomainError } from '../../domain/shared/domain-error';
+import { sendAccountAlert } from './account-alerts';
 import { randomToken, type IdentityDeps } from './identity-deps';
 
 /**
@@ -49,7 +50,7 @@ export class PasswordResetFlow {
   async reset(resetToken: string, newPassword: string): Promise<void> {
     assertPasswordPolicy(newPassword, 'body.newPassword');
     const passwordHash = await this.deps.hasher.hash(newPassword);
-    await this.deps.transactor.run(async (tx) => {
+    const user = await this.deps.transactor.run(async (tx) => {
       const now = this.deps.clock.now();
       const token = consumeResetToken(await this.deps.resets.findByTokenHash(tx, hashResetToken(resetToken), true), now);
       const user = await this.deps.users.findById(tx, token.userId, true);
@@ -60,6 +61,8 @@ export class PasswordResetFlow {
       for (const session of await this.deps.sessions.listActiveByUser(tx, user.id)) {
         await this.deps.sessions.update(tx, revokeSession(session, 'password_reset', now));
       }
+      return user;
     });
+    void sendAccountAlert(this.deps, user, 'password_reset');
   }
 }

@@ -1,6 +1,7 @@
 import { formatRefreshToken, hashRefreshSecret, isSessionActive, parseRefreshToken, revokeSession, rotateSession, ACCESS_TOKEN_TTL_SECONDS } from '../../domain/identity/session';
 import { advanceTokensValidAfter, assertPasswordPolicy } from '../../domain/identity/user';
 import { DomainError } from '../../domain/shared/domain-error';
+import { sendAccountAlert } from './account-alerts';
 import { randomToken, type IdentityDeps } from './identity-deps';
 import { signAccess, type TokenPair } from './issue-session';
 
@@ -78,6 +79,7 @@ export class SessionLifecycle {
       }
       await this.deps.resets.supersedeForUser(tx, ref.userId, now);
     });
+    void sendAccountAlert(this.deps, user, 'password_changed');
   }
 }
 

@@ -12,6 +12,7 @@ import { UlidIdGenerator } from '../clock/ulid-id-generator';
 import { InProcessTransport } from '../messaging/in-process-transport';
 import { openDatabase } from './bootstrap';
 import { createCore, type Core } from './core';
+import { createOwnerFromCli } from './identity.module';
 
 export type CliCommand = (core: Core, flags: Record<string, string>) => Promise<string>;
 
@@ -39,6 +40,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
 
 /** Modules may add to organization creation (e.g. create the owner user from --email). */
 export const CLI_HOOKS: { afterOrganizationCreated?: (core: Core, organizationId: string, flags: Record<string, string>) => Promise<unknown> } = {};
+CLI_HOOKS.afterOrganizationCreated = createOwnerFromCli;
 
 export function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};

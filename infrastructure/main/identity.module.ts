@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Accounts } from '../../application/identity/accounts';
+import { CreateOwner } from '../../application/identity/create-owner';
 import type { IdentityDeps } from '../../application/identity/identity-deps';
 import { Login } from '../../application/identity/login';
 import { MfaChallenge } from '../../application/identity/mfa-challenge';
@@ -32,10 +33,54 @@ import { SqlCardAttemptRepository, SqlSecurityIncidentRepository } from '../pers
 import type { Core } from './core';
 import type { ModuleDefinition, ModuleInstance } from './module';
 
+/** CLI `org create --email`: the owner user, with a one-time reset token to choose a password. */
+export async function createOwnerFromCli(core: Core, organizationId: string, flags: Record<string, string>): Promise<unknown> {
+  if (!flags.email) return '';
+  const { deps } = await identityDeps(core);
+  const owner = await new CreateOwner(deps).execute({ organizationId, email: flags.email, name: flags['owner-name'] });
+  if (deps.mailer instanceof SmtpMailer) deps.mailer.close();
+  return {
+    id: owner.userId,
+    email: owner.email,
+    role: 'owner',
+    passwordResetToken: owner.resetToken,
+    passwordResetExpiresAt: owner.expiresAt.toISOString(),
+    next: 'POST /v1/auth/reset-password {resetToken, newPassword}, then log in and enroll an authenticator',
+  };
+}
+
 /** Test and tuning hooks of the identity module (production uses the defaults). */
 export interface IdentityModuleOptions {
   readonly mailer?: Mailer;
   readonly limits?: Partial<AuthLimits>;
+}
+
+/** The identity ports wired on the core (shared by the module and the operators' CLI). */
+export async function identityDeps(core: Core, options: IdentityModuleOptions = {}): Promise<{ deps: IdentityDeps; secret: string }> {
+  const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session'));
+  const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
+  const log = core.logger.child({ component: 'identity' });
+  const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
+  const deps: IdentityDeps = {
+    transactor: core.transactor,
+    organizations: core.organizations.repository,
+    users: new SqlUserRepository(),
+    memberships: new SqlMembershipRepository(),
+    companies: new SqlCompanyRepository(),
+    challenges: new SqlLoginChallengeRepository(),
+    sessions: new SqlSessionRepository(),
+    recoveryCodes: new SqlRecoveryCodeRepository(),
+    resets: new SqlPasswordResetRepository(),
+    hasher: new ScryptPasswordHasher(),
+    accessTokens: new Hs256AccessTokens(secret),
+    random: new NodeSecureRandom(),
+    ids: core.ids,
+    clock: core.clock,
+    mailer,
+    settings: { issuer: 'Payments', publicBaseUrl: core.config.publicBaseUrl },
+    onBackgroundError,
+  };
+  return { deps, secret };
 }
 
 /**
@@ -47,30 +92,8 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
   return {
     name: 'identity',
     async build(core: Core): Promise<ModuleInstance> {
-      const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session'));
-      const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
-      const log = core.logger.child({ component: 'identity' });
-      const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
-      const memberships = new SqlMembershipRepository();
-      const deps: IdentityDeps = {
-        transactor: core.transactor,
-        organizations: core.organizations.repository,
-        users: new SqlUserRepository(),
-        memberships,
-        companies: new SqlCompanyRepository(),
-        challenges: new SqlLoginChallengeRepository(),
-        sessions: new SqlSessionRepository(),
-        recoveryCodes: new SqlRecoveryCodeRepository(),
-        resets: new SqlPasswordResetRepository(),
-        hasher: new ScryptPasswordHasher(),
-        accessTokens: new Hs256AccessTokens(secret),
-        random: new NodeSecureRandom(),
-        ids: core.ids,
-        clock: core.clock,
-        mailer,
-        settings: { issuer: 'Payments', publicBaseUrl: core.config.publicBaseUrl },
-        onBackgroundError,
-      };
+      const { deps, secret } = await identityDeps(core, options);
+      const { mailer, memberships, onBackgroundError } = deps;
       const accounts = new Accounts(deps);
       const guard = new SecurityGuard({
         transactor: core.transactor,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
-import { identityModule } from '../../../infrastructure/main/identity.module';
+import { createOwnerFromCli, identityModule } from '../../../infrastructure/main/identity.module';
 import { MODULES } from '../../../infrastructure/main/modules';
 import { entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import type { Transaction } from '../../../domain/ports/transactor';
@@ -343,7 +343,45 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
     });
   });
 
+  describe('account alerts and the operators\' CLI', () => {
+    it('a password change is announced by e-mail', async () => {
+      const user = await registerAndEnroll(api, clock);
+      await api.post('/v1/auth/change-password', { currentPassword: user.password, newPassword: 'another long password' }, bearer(user.accessToken));
+      const mail = await sink.waitFor((m) => m.to.includes(user.email) && /password was changed/.test(m.subject));
+      expect(mail.text).to.contain('If it was you');
+    });
+
+    it('org create --email makes an owner who sets a password with the reset token and enrolls at first login', async () => {
+      const organization = await service.core.organizations.create.execute({ name: 'CLI Co' });
+      const email = `cli-${Date.now()}@example.com`;
+      const owner = (await createOwnerFromCli(service.core, organization.id, { email })) as { passwordResetToken: string };
+      const reset = await api.post('/v1/auth/reset-password', { resetToken: owner.passwordResetToken, newPassword: 'operator chosen password' });
+      expect(reset.status).to.equal(201);
+      const login = await api.post('/v1/auth/login', { email, password: 'operator chosen password' });
+      expect(login.body.stage).to.equal('mfa_setup_required');
+      const setup = await api.post('/v1/auth/mfa/setup', { challengeToken: login.body.challengeToken });
+      const verify = await api.post('/v1/auth/mfa/verify', { challengeToken: login.body.challengeToken, mfaCode: totp(setup.body.manualKey, clock.now()) });
+      expect(verify.status).to.equal(201);
+      const me = await api.get('/v1/auth/me', bearer(verify.body.accessToken));
+      expect(me.body).to.deep.include({ role: 'owner' });
+      expect(me.body.organization.id).to.equal(organization.id);
+      clock.advance(30_000);
+    });
+  });
+
   describe('rate limits', () => {
+    it('verify is limited per account across challenges', async () => {
+      const user = await registerAndEnroll(api, clock);
+      const wrong = totp(user.secret, new Date(clock.now().getTime() + 900_000));
+      let last;
+      for (let round = 0; round < 3; round++) {
+        const login = await api.post('/v1/auth/login', { email: user.email, password: user.password });
+        for (let i = 0; i < 4; i++) last = await api.post('/v1/auth/mfa/verify', { challengeToken: login.body.challengeToken, mfaCode: wrong });
+      }
+      expect(last!.status).to.equal(429);
+      expect(Number(last!.headers.get('retry-after'))).to.be.greaterThan(0);
+    });
+
     it('login is limited per account with 429 and Retry-After', async () => {
       const user = await registerAndEnroll(api, clock);
       let last = await api.post('/v1/auth/login', { email: user.email, password: 'wrong password' });
