@@ -5,12 +5,29 @@
 import type { Config } from '../config/config';
 import type { Logger } from '../logging/logger';
 import type { AdapterAddress } from './core';
+import { SHIPPED_ADAPTERS, type StartedAdapter } from './connector-process';
 
 export interface EmbeddedAdapters {
   readonly adapters: AdapterAddress[];
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedAdapters(_config: Config, _logger: Logger): Promise<EmbeddedAdapters> {
-  return { adapters: [], stop: async () => undefined };
+export async function startEmbeddedAdapters(config: Config, logger: Logger): Promise<EmbeddedAdapters> {
+  const started: Array<{ slug: string; adapter: StartedAdapter }> = [];
+  try {
+    for (const [slug, shipped] of Object.entries(SHIPPED_ADAPTERS)) {
+      const adapter = await shipped.start({ port: 0, host: '127.0.0.1', fraudReviewDelayMs: config.sandboxFraudReviewDelayMs });
+      started.push({ slug, adapter });
+    }
+  } catch (error) {
+    await Promise.all(started.map(({ adapter }) => adapter.stop()));
+    throw error;
+  }
+  logger.info({ adapters: started.map(({ slug, adapter }) => `${slug}=${adapter.address}`) }, 'embedded connector adapters started');
+  return {
+    adapters: started.map(({ slug, adapter }) => ({ slug, address: adapter.address })),
+    stop: async () => {
+      await Promise.all(started.map(({ adapter }) => adapter.stop()));
+    },
+  };
 }

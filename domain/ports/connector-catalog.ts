@@ -1,0 +1,31 @@
+import type { AcquirerGateway } from './acquirer-gateway';
+import type { AntifraudGateway } from './antifraud-gateway';
+import type { ConnectorDescription, VerifyCredentialsInput, VerifyCredentialsOutput } from './connector-description';
+
+/**
+ * The connectors this installation can use: the configured adapters (as described by their Describe) plus
+ * catalog entries of partners not integrated yet (`available: false`). Adding a partner is configuration:
+ * an adapter address, no code here.
+ */
+export interface ConnectorCatalog {
+  /** Every entry, adapters first. An adapter that cannot be described right now is left out. */
+  list(): Promise<ConnectorDescription[]>;
+  /** The entry for a slug, or null when the slug is unknown (or its adapter is down). */
+  find(slug: string): Promise<ConnectorDescription | null>;
+  /** Light credential check at the partner, whatever its kind. */
+  verify(slug: string, input: VerifyCredentialsInput): Promise<VerifyCredentialsOutput>;
+  /** The gateway of an acquirer adapter; throws when the slug is not a configured acquirer. */
+  acquirer(slug: string): AcquirerGateway;
+  /** The gateway of an antifraud adapter; throws when the slug is not a configured antifraud provider. */
+  antifraud(slug: string): AntifraudGateway;
+}
+
+/** Published flows that cite an account (provided by the flows capability; none until it exists). */
+export interface ConnectorAccountUsage {
+  publishedFlowsUsing(scope: { organizationId: string; environment: string }, accountId: string): Promise<Array<{ id: string; name: string }>>;
+}
+
+/** Validates a value against a connector's JSON Schema; returns one entry per violation, empty when valid. */
+export interface ConnectorSchemaValidator {
+  validate(schema: object, value: unknown, paramPrefix: string): Array<{ param: string; message: string }>;
+}

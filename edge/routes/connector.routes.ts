@@ -1,0 +1,133 @@
+import type { ConnectorDescription } from '../../domain/ports/connector-description';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { ListConnectorCatalog } from '../../application/connector-account/list-connector-catalog';
+import type { CreateConnectorAccount } from '../../application/connector-account/create-connector-account';
+import type { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
+import type { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
+import type { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
+import type { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
+import { defineRoute, type ApiRequest, type RouteDefinition } from '../http/route';
+import {
+  ACCOUNT_LIST_QUERY,
+  ACCOUNT_RESPONSE,
+  CATALOG_ENTRY_RESPONSE,
+  CATALOG_QUERY,
+  CREATE_ACCOUNT_BODY,
+  UPDATE_ACCOUNT_BODY,
+  VERIFICATION_RESPONSE,
+  VERIFY_BODY,
+} from './connector.schemas';
+
+export interface ConnectorUseCases {
+  readonly catalog: ListConnectorCatalog;
+  readonly create: CreateConnectorAccount;
+  readonly list: ListConnectorAccounts;
+  readonly get: GetConnectorAccount;
+  readonly update: UpdateConnectorAccount;
+  readonly remove: DeleteConnectorAccount;
+  readonly verifyCredentials: VerifyConnectorCredentials;
+  readonly verifyAccount: VerifyConnectorAccount;
+}
+
+const TAG = 'Connectors';
+
+function scopeOf(request: ApiRequest): TenantScope {
+  const principal = request.principal!;
+  return { organizationId: principal.organizationId, environment: principal.environment };
+}
+
+/** The catalog entry as the API shows it (contract.md 7): schemas as JSON objects, never proto JSON. */
+export function catalogEntryJson(d: ConnectorDescription) {
+  return {
+    object: 'connector' as const,
+    slug: d.slug,
+    name: d.name,
+    kind: d.kind,
+    capabilities: [...d.capabilities],
+    credentialSchema: d.credentialSchema,
+    configSchema: d.configSchema,
+    available: d.available,
+  };
+}
+
+const list = <T>(data: T[]) => ({ object: 'list' as const, data, hasMore: false });
+
+export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'get', path: '/v1/connectors', operationId: 'listConnectors', tag: TAG, auth: 'merchant', scopes: ['connectors:read'],
+      summary: 'Connector catalog: the configured partner adapters plus coming-soon entries (available false)',
+      query: CATALOG_QUERY, successStatus: 200,
+      response: { type: 'object', properties: { object: { type: 'string' }, data: { type: 'array', items: CATALOG_ENTRY_RESPONSE }, hasMore: { type: 'boolean' } } },
+      handler: async (request) => {
+        const entries = await useCases.catalog.execute(request.query as { kind?: 'acquirer' | 'antifraud'; capability?: string });
+        return { body: list(entries.map(catalogEntryJson)) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/connectors/:slug/verify', operationId: 'verifyConnectorCredentials', tag: TAG, auth: 'merchant',
+      scopes: ['connectors:write'],
+      summary: 'Test credentials at the partner without saving them (valid, invalid or unreachable); 20 per minute per organization',
+      body: VERIFY_BODY, successStatus: 201, response: VERIFICATION_RESPONSE,
+      rateLimits: [{ name: 'connector-verify', points: 20, durationSeconds: 60, key: (request) => request.principal?.organizationId ?? null }],
+      handler: async (request) => {
+        const body = request.body as { credentials: Record<string, string>; config: Record<string, unknown> };
+        return { body: await useCases.verifyCredentials.execute(request.params.slug!, body.credentials, body.config) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/connector-accounts', operationId: 'listConnectorAccounts', tag: TAG, auth: 'merchant', scopes: ['connectors:read'],
+      summary: "Connector accounts of the credential's environment; capability filters on effectiveCapabilities",
+      query: ACCOUNT_LIST_QUERY, successStatus: 200,
+      response: { type: 'object', properties: { object: { type: 'string' }, data: { type: 'array', items: ACCOUNT_RESPONSE }, hasMore: { type: 'boolean' } } },
+      handler: async (request) => ({ body: list(await useCases.list.execute(scopeOf(request), request.query as { capability?: string })) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/connector-accounts', operationId: 'createConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
+      summary: 'Create a connector account; credentials are validated against the connector schema and stored encrypted',
+      body: CREATE_ACCOUNT_BODY, successStatus: 201, response: ACCOUNT_RESPONSE, idempotent: true,
+      handler: async (request) => {
+        const b = request.body as {
+          connectorSlug: string; name: string; credentials: Record<string, string>; config: Record<string, unknown>;
+          costBasisPoints?: number | null; enabled: boolean; verify: boolean;
+        };
+        const view = await useCases.create.execute({
+          scope: scopeOf(request),
+          connectorSlug: b.connectorSlug,
+          name: b.name,
+          credentials: b.credentials,
+          config: b.config,
+          costBasisPoints: b.costBasisPoints ?? null,
+          enabled: b.enabled,
+          verify: b.verify,
+        });
+        return { body: view };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/connector-accounts/:id', operationId: 'getConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:read'],
+      summary: 'One connector account with usedByFlows, health and webhookUrl (another environment answers 404)',
+      successStatus: 200, response: ACCOUNT_RESPONSE,
+      handler: async (request) => ({ body: await useCases.get.execute(scopeOf(request), request.params.id!) }),
+    }),
+    defineRoute({
+      method: 'patch', path: '/v1/connector-accounts/:id', operationId: 'updateConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
+      summary: 'Update a connector account; omitted or empty credentials keep their value, config merges, a changed credential clears the health',
+      body: UPDATE_ACCOUNT_BODY, successStatus: 200, response: ACCOUNT_RESPONSE,
+      handler: async (request) => ({ body: await useCases.update.execute(scopeOf(request), request.params.id!, request.body) }),
+    }),
+    defineRoute({
+      method: 'delete', path: '/v1/connector-accounts/:id', operationId: 'deleteConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
+      summary: 'Delete a connector account (409 while a published flow uses it; disable it to take a partner offline at once)',
+      successStatus: 200,
+      handler: async (request) => ({ body: await useCases.remove.execute(scopeOf(request), request.params.id!) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/connector-accounts/:id/verify', operationId: 'verifyConnectorAccount', tag: TAG, auth: 'merchant',
+      scopes: ['connectors:write'],
+      summary: "Test the account's stored credentials at the partner and update its displayed health",
+      successStatus: 201, response: VERIFICATION_RESPONSE,
+      handler: async (request) => ({ body: await useCases.verifyAccount.execute(scopeOf(request), request.params.id!) }),
+    }),
+  ];
+}

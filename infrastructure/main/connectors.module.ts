@@ -1,0 +1,81 @@
+/**
+ * The connectors capability: the catalog over the configured gRPC adapters, connector accounts with sealed
+ * credentials, and the `connectorAccounts` directory (ConnectorAccountDirectory) later modules use for routing.
+ * Provides services `connectorCatalog` and `connectorAccounts`; reads `connectorAccountUsage` (flows) lazily.
+ */
+import type { ConnectorAccountDeps } from '../../application/connector-account/connector-account-deps';
+import { ConnectorAccountDirectoryService } from '../../application/connector-account/connector-account-directory';
+import { CreateConnectorAccount } from '../../application/connector-account/create-connector-account';
+import { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
+import { ListConnectorCatalog } from '../../application/connector-account/list-connector-catalog';
+import { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
+import { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
+import { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
+import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
+import { connectorRoutes } from '../../edge/routes/connector.routes';
+import { AjvConnectorSchemaValidator } from '../connectors/ajv-connector-schema-validator';
+import { GrpcConnectorCatalog } from '../connectors/grpc-connector-catalog';
+import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
+import { NodeSecureRandom } from '../crypto/node-secure-random';
+import { checkGrpcHealth } from '../grpc/grpc-health.client';
+import { SqlConnectorAccountRepository } from '../persistence/connector-account.repository';
+import type { Core } from './core';
+import type { ModuleDefinition, ModuleInstance } from './module';
+
+export const CONNECTORS_MODULE: ModuleDefinition = {
+  name: 'connectors',
+  build(core: Core): ModuleInstance {
+    const { config } = core;
+    const cipher = new AesGcmCredentialCipher(
+      loadCredentialKeys({
+        credentialsKey: config.credentialsKey,
+        dataDir: config.dataDir,
+        deployment: config.deployment,
+        distributed: config.databaseUrl !== null,
+      }),
+    );
+    const catalog = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
+    const deps: ConnectorAccountDeps = {
+      transactor: core.transactor,
+      accounts: new SqlConnectorAccountRepository(cipher),
+      catalog,
+      validator: new AjvConnectorSchemaValidator(),
+      clock: core.clock,
+      ids: core.ids,
+      random: new NodeSecureRandom(),
+      deployment: config.deployment,
+      publicBaseUrl: config.publicBaseUrl,
+      usage: () => core.services.find<ConnectorAccountUsage>('connectorAccountUsage'),
+    };
+    core.services.provide('connectorCatalog', catalog);
+    core.services.provide('connectorAccounts', new ConnectorAccountDirectoryService(deps));
+
+    return {
+      routes: connectorRoutes({
+        catalog: new ListConnectorCatalog(catalog),
+        create: new CreateConnectorAccount(deps),
+        list: new ListConnectorAccounts(deps),
+        get: new GetConnectorAccount(deps),
+        update: new UpdateConnectorAccount(deps),
+        remove: new DeleteConnectorAccount(deps),
+        verifyCredentials: new VerifyConnectorCredentials(deps),
+        verifyAccount: new VerifyConnectorAccount(deps),
+      }),
+      readinessChecks: core.adapters.map((adapter) => ({
+        name: `connector:${adapter.slug}`,
+        check: async () => (await checkGrpcHealth(adapter.address, '', 1_000)) === 'SERVING',
+      })),
+      async health() {
+        const entries = await catalog.list();
+        return {
+          connectors: entries
+            .filter((e) => e.available)
+            .map((e) => ({ slug: e.slug, name: e.name, kind: e.kind, capabilities: [...e.capabilities] })),
+        };
+      },
+      async stop() {
+        catalog.close();
+      },
+    };
+  },
+};

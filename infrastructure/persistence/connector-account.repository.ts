@@ -1,0 +1,192 @@
+import { ConnectorAccount, type ConnectorAccountState } from '../../domain/connector-account/connector-account';
+import {
+  RECENT_CALLS_WINDOW,
+  type CallOutcome,
+  type CallRecord,
+  type HealthHistory,
+  type VerificationRecord,
+  type VerificationResult,
+} from '../../domain/connector-account/connector-account-health';
+import type { ConnectorAccountRepository } from '../../domain/ports/connector-account-repository';
+import type { ConnectorKind } from '../../domain/ports/connector-description';
+import type { CredentialCipher } from '../../domain/ports/credential-cipher';
+import type { Transaction } from '../../domain/ports/transactor';
+import type { Environment, TenantScope } from '../../domain/shared/environment';
+import { entityManager } from './mikro-orm-transactor';
+
+interface AccountRow {
+  id: string;
+  organization_id: string;
+  environment: Environment;
+  connector_slug: string;
+  kind: ConnectorKind;
+  name: string;
+  credentials_key_id: string;
+  credentials_ciphertext: string;
+  config: Record<string, unknown>;
+  cost_basis_points: number | null;
+  enabled: boolean;
+  webhook_token: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  deleted_at: Date | string | null;
+}
+
+const COLUMNS = `id, organization_id, environment, connector_slug, kind, name, credentials_key_id, credentials_ciphertext, config,
+  cost_basis_points, enabled, webhook_token, created_at, updated_at, deleted_at`;
+
+/** Associated data of the sealed credentials: a ciphertext moved to another row does not open. */
+function sealContext(row: { id: string; organization_id: string; environment: string }): string {
+  return `connector_account:${row.id}:${row.organization_id}:${row.environment}`;
+}
+
+/** SQL repository of connector accounts; credentials are sealed on write and opened on read, never stored clear. */
+export class SqlConnectorAccountRepository implements ConnectorAccountRepository {
+  constructor(private readonly cipher: CredentialCipher) {}
+
+  private fromRow(row: AccountRow): ConnectorAccount {
+    const credentials = JSON.parse(
+      this.cipher.open({ keyId: row.credentials_key_id, ciphertext: row.credentials_ciphertext }, sealContext(row)),
+    ) as Record<string, string>;
+    const state: ConnectorAccountState = {
+      id: row.id,
+      organizationId: row.organization_id,
+      environment: row.environment,
+      connectorSlug: row.connector_slug,
+      kind: row.kind,
+      name: row.name,
+      credentials,
+      config: typeof row.config === 'string' ? (JSON.parse(row.config) as Record<string, unknown>) : row.config,
+      costBasisPoints: row.cost_basis_points === null ? null : Number(row.cost_basis_points),
+      enabled: row.enabled,
+      webhookToken: row.webhook_token,
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+      deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
+    };
+    return ConnectorAccount.restore(state);
+  }
+
+  private values(account: ConnectorAccount): unknown[] {
+    const s = account.state;
+    const sealed = this.cipher.seal(
+      JSON.stringify(s.credentials),
+      sealContext({ id: s.id, organization_id: s.organizationId, environment: s.environment }),
+    );
+    return [
+      s.id, s.organizationId, s.environment, s.connectorSlug, s.kind, s.name, sealed.keyId, sealed.ciphertext, JSON.stringify(s.config),
+      s.costBasisPoints, s.enabled, s.webhookToken, s.createdAt, s.updatedAt, s.deletedAt,
+    ];
+  }
+
+  async insert(tx: Transaction, account: ConnectorAccount): Promise<void> {
+    await entityManager(tx).execute(
+      `insert into connector_accounts (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)`,
+      this.values(account),
+    );
+  }
+
+  /** Re-seals with the current key on every write, so rotation completes as accounts are touched. */
+  async update(tx: Transaction, account: ConnectorAccount): Promise<void> {
+    const [id, , , , , name, keyId, ciphertext, config, cost, enabled, , , updatedAt, deletedAt] = this.values(account);
+    await entityManager(tx).execute(
+      `update connector_accounts set name = ?, credentials_key_id = ?, credentials_ciphertext = ?, config = ?::jsonb,
+         cost_basis_points = ?, enabled = ?, updated_at = ?, deleted_at = ? where id = ?`,
+      [name, keyId, ciphertext, config, cost, enabled, updatedAt, deletedAt, id],
+    );
+  }
+
+  async findById(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectorAccount | null> {
+    const rows = await entityManager(tx).execute<AccountRow[]>(
+      `select ${COLUMNS} from connector_accounts where id = ? and organization_id = ? and environment = ? and deleted_at is null
+       ${options.forUpdate ? 'for update' : ''}`,
+      [id, scope.organizationId, scope.environment],
+    );
+    return rows[0] ? this.fromRow(rows[0]) : null;
+  }
+
+  async list(tx: Transaction, scope: TenantScope): Promise<ConnectorAccount[]> {
+    const rows = await entityManager(tx).execute<AccountRow[]>(
+      `select ${COLUMNS} from connector_accounts where organization_id = ? and environment = ? and deleted_at is null
+       order by created_at, id`,
+      [scope.organizationId, scope.environment],
+    );
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  async findByWebhookToken(tx: Transaction, id: string, token: string): Promise<ConnectorAccount | null> {
+    const rows = await entityManager(tx).execute<AccountRow[]>(
+      `select ${COLUMNS} from connector_accounts where id = ? and deleted_at is null`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row || !timingSafeEqualText(row.webhook_token, token)) return null;
+    return this.fromRow(row);
+  }
+
+  async recordVerification(tx: Transaction, accountId: string, record: VerificationRecord): Promise<void> {
+    await entityManager(tx).execute(
+      `insert into connector_account_health (account_id, kind, result, message, occurred_at) values (?, 'verification', ?, ?, ?)`,
+      [accountId, record.result, record.message, record.at],
+    );
+  }
+
+  async recordCall(tx: Transaction, accountId: string, record: CallRecord): Promise<void> {
+    const em = entityManager(tx);
+    await em.execute(
+      `insert into connector_account_health (account_id, kind, result, operation, latency_ms, occurred_at) values (?, 'call', ?, ?, ?, ?)`,
+      [accountId, record.outcome, record.operation, record.latencyMs, record.at],
+    );
+    // Keep only the window that is displayed (plus some slack), so the table does not grow with traffic.
+    await em.execute(
+      `delete from connector_account_health where account_id = ? and kind = 'call' and id <= (
+         select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)`,
+      [accountId, accountId, RECENT_CALLS_WINDOW * 2],
+    );
+  }
+
+  async clearHealth(tx: Transaction, accountId: string): Promise<void> {
+    await entityManager(tx).execute(`delete from connector_account_health where account_id = ?`, [accountId]);
+  }
+
+  async healthOf(tx: Transaction, accountIds: readonly string[]): Promise<Map<string, HealthHistory>> {
+    const result = new Map<string, HealthHistory>();
+    if (accountIds.length === 0) return result;
+    const rows = await entityManager(tx).execute<
+      Array<{ account_id: string; kind: 'verification' | 'call'; result: string; operation: string | null; message: string | null; latency_ms: number | null; occurred_at: Date | string }>
+    >(
+      `select account_id, kind, result, operation, message, latency_ms, occurred_at from (
+         select h.*, row_number() over (partition by account_id, kind order by id desc) as n
+         from connector_account_health h where account_id in (select jsonb_array_elements_text(?::jsonb))
+       ) ranked where (kind = 'verification' and n = 1) or (kind = 'call' and n <= ?)
+       order by account_id, id desc`,
+      [JSON.stringify(accountIds), RECENT_CALLS_WINDOW],
+    );
+    for (const id of accountIds) result.set(id, { lastVerification: null, recentCalls: [] });
+    for (const row of rows) {
+      const history = result.get(row.account_id)!;
+      const at = new Date(row.occurred_at);
+      if (row.kind === 'verification') {
+        result.set(row.account_id, {
+          ...history,
+          lastVerification: { result: row.result as VerificationResult, message: row.message ?? '', at },
+        });
+      } else {
+        (history.recentCalls as CallRecord[]).push({
+          outcome: row.result as CallOutcome,
+          operation: row.operation ?? '',
+          latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
+          at,
+        });
+      }
+    }
+    return result;
+  }
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
