@@ -58,6 +58,21 @@ export class Accounts {
     return this.deps.transactor.read((tx) => this.deps.users.findById(tx, userId));
   }
 
+  /**
+   * Whether the company behind an organization may have the free trial (a brand answers for its company).
+   * False when the document or owner e-mail already had one, or for organizations created without a profile
+   * only when a claim exists (operators' CLI).
+   */
+  async trialEligibility(organizationId: string): Promise<{ companyId: string; eligible: boolean }> {
+    return this.deps.transactor.read(async (tx) => {
+      const organization = await this.deps.organizations.findById(tx, organizationId);
+      if (!organization) throw new NotFoundError('organization', organizationId);
+      const companyId = organization.parentOrganizationId ?? organization.id;
+      const profile = await this.deps.companies.findByOrganization(tx, companyId);
+      return { companyId, eligible: profile ? profile.trialEligible : true };
+    });
+  }
+
   async organization(id: string): Promise<Organization | null> {
     return this.deps.transactor.read((tx) => this.deps.organizations.findById(tx, id));
   }
