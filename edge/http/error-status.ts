@@ -14,6 +14,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   idempotency_conflict: 409,
   invalid_state: 409,
   payment_not_capturable: 409,
+  connector_account_in_use: 409,
   conflict: 409,
   payment_expired: 410,
   payload_too_large: 413,
@@ -33,6 +34,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   email_disabled: 409,
   internal_error: 500,
   service_unavailable: 503,
+  connector_unavailable: 503,
 };
 
 export function statusForCode(code: string): number {

@@ -5,8 +5,10 @@
 import type { ModuleDefinition } from './module';
 import { WEBHOOKS_MODULE } from './webhooks.module';
 import { IDENTITY_MODULE } from './identity.module';
+import { CONNECTORS_MODULE } from './connectors.module';
 
 export const MODULES: ModuleDefinition[] = [
   IDENTITY_MODULE,
+  CONNECTORS_MODULE,
   WEBHOOKS_MODULE,
 ];
