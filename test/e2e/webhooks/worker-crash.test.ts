@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../support/test-service';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
+import { verifyWebhook } from '../../../webhook-verifier';
+
+function startWorker(service: TestService, id: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/webhook-worker-process.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      DATABASE_URL: service.config.databaseUrl!,
+      NATS_URL: service.config.natsUrl!,
+      NATS_STREAM: service.config.natsStream,
+      NATS_SUBJECT_PREFIX: service.config.natsSubjectPrefix,
+      DEPLOYMENT: 'local',
+      WEBHOOK_TIMEOUT_MS: '1500',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
+      LOG_LEVEL: 'silent',
+      WORKER_ID: id,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker ${id} exited with ${code}: ${err}`)));
+  });
+}
+
+describe('webhook worker killed mid-burst', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let receiver: WebhookReceiver;
+  const children: ChildProcess[] = [];
+
+  before(async () => {
+    receiver = await new WebhookReceiver().start();
+    // The edge and the outbox relay only: deliveries are the child workers' job.
+    service = await startTestService({
+      config: { deployment: 'local', webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
+      modules: [webhooksModule()],
+      workers: false,
+    });
+  });
+  after(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await service?.stop();
+    await receiver?.stop();
+  });
+
+  it('delivers every event of the burst after SIGKILL of the worker that was sending it', async () => {
+    const merchant = await service.merchant();
+    const endpoints = await Promise.all(
+      ['/a', '/b'].map((path) => merchant.sandbox.post('/v1/webhooks', { url: receiver.url(path), enabledEvents: ['payment.*'] })),
+    );
+    const secrets = new Map(endpoints.map((e) => [new URL(e.body.url).pathname, e.body.secret as string]));
+    receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 400 });
+
+    const workerA = await startWorker(service, 'worker-a');
+    children.push(workerA);
+    const burst = 30;
+    const events = await service.core.transactor.run((tx) =>
+      service.core.outbox.append(
+        tx,
+        Array.from({ length: burst }, (_, i) => ({
+          type: 'payment.captured',
+          scope: { organizationId: merchant.organizationId, environment: 'sandbox' as const },
+          object: { object: 'payment', id: `pay_burst_${i}`, status: 'captured' },
+        })),
+      ),
+    );
+    // Kill worker A while it is sending (requests in flight, most of the burst still queued).
+    await receiver.waitFor((rs) => rs.length >= 6, 20_000);
+    workerA.kill('SIGKILL');
+    await new Promise((resolve) => workerA.once('exit', resolve));
+    const receivedBeforeCrash = receiver.requests.length;
+    expect(receivedBeforeCrash).to.be.lessThan(burst * 2);
+
+    const workerB = await startWorker(service, 'worker-b');
+    children.push(workerB);
+    const expected = new Set(events.flatMap((e) => ['/a', '/b'].map((p) => `${p} ${e.id}`)));
+    await receiver.waitFor((rs) => {
+      const seen = new Set(rs.map((r) => `${r.path} ${r.headers['service-event-id']}`));
+      return [...expected].every((key) => seen.has(key));
+    }, 90_000);
+
+    for (const r of receiver.requests) {
+      verifyWebhook({ rawBody: r.rawBody, signatureHeader: r.headers['service-signature'] as string, secret: secrets.get(r.path)! });
+    }
+    // Exactly one delivery per (event, endpoint), each ends succeeded, whatever the redeliveries.
+    const deadline = Date.now() + 20_000;
+    let rows: Array<{ status: string; n: number }> = [];
+    for (;;) {
+      rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ status: string; n: number }>>(
+        `select status, count(*)::int as n from webhook_deliveries where organization_id = ? group by status`,
+        [merchant.organizationId],
+      );
+      if ((rows.length === 1 && rows[0].status === 'succeeded') || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: burst * 2 }]);
+    const duplicates = receiver.requests.length - burst * 2;
+    expect(duplicates).to.be.at.least(0);
+  });
+});
