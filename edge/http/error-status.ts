@@ -14,6 +14,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   idempotency_conflict: 409,
   invalid_state: 409,
   payment_not_capturable: 409,
+  boleto_refund_not_supported: 409,
   connector_account_in_use: 409,
   conflict: 409,
   payment_expired: 410,

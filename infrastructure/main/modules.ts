@@ -6,9 +6,11 @@ import type { ModuleDefinition } from './module';
 import { WEBHOOKS_MODULE } from './webhooks.module';
 import { IDENTITY_MODULE } from './identity.module';
 import { CONNECTORS_MODULE } from './connectors.module';
+import { PAYMENTS_MODULE } from './payments.module';
 
 export const MODULES: ModuleDefinition[] = [
   IDENTITY_MODULE,
   CONNECTORS_MODULE,
+  PAYMENTS_MODULE,
   WEBHOOKS_MODULE,
 ];

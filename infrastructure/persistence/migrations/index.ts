@@ -7,10 +7,12 @@ import { Migration20261122000100Foundation } from './Migration20261122000100Foun
 import { Migration20261122003000Identity } from './Migration20261122003000Identity';
 import { Migration20261122004500ConnectorAccounts } from './Migration20261122004500ConnectorAccounts';
 import { Migration20261122004000Webhooks } from './Migration20261122004000Webhooks';
+import { Migration20261122005000Payments } from './Migration20261122005000Payments';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
   { name: 'Migration20261122003000Identity', class: Migration20261122003000Identity },
   { name: 'Migration20261122004000Webhooks', class: Migration20261122004000Webhooks },
   { name: 'Migration20261122004500ConnectorAccounts', class: Migration20261122004500ConnectorAccounts },
+  { name: 'Migration20261122005000Payments', class: Migration20261122005000Payments },
 ];

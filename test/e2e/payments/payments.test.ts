@@ -1,0 +1,496 @@
+import { expect } from 'chai';
+import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import type { ApiClient } from '../../support/api-client';
+import { TimeoutInjector } from '../../support/faulty-payment-connectors';
+import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
+import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { paymentsModule } from '../../../infrastructure/main/payments.module';
+
+const DEADLINE_MS = 400;
+
+interface EventRow {
+  type: string;
+  data: { object: Record<string, any>; previousAttributes: Record<string, any> | null };
+}
+
+describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRPC)', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let merchant: Merchant;
+  const injector = new TimeoutInjector();
+
+  const events = async (objectId: string): Promise<EventRow[]> => {
+    const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
+      'select type, data from events where object_id = ? order by sequence',
+      [objectId],
+    );
+    return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
+  };
+
+  const createAccount = async (client: ApiClient, name: string, costBasisPoints: number, apiKey = 'sk_test') => {
+    const r = await client.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name, credentials: { merchantId: `m_${name}`, apiKey }, costBasisPoints });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    return r.body.id as string;
+  };
+
+  const card = (scenario = 'approved', extra: Record<string, unknown> = {}) => ({
+    token: `tok_sandbox_${scenario}`,
+    brand: 'visa',
+    bin: '411111',
+    last4: '1111',
+    expMonth: 12,
+    expYear: 2030,
+    holderName: 'ANA SILVA',
+    ...extra,
+  });
+
+  before(async () => {
+    service = await startTestService({
+      transport: 'in-process',
+      config: { connectorDeadlineMs: DEADLINE_MS },
+      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ decorateConnectors: injector.decorate })],
+    });
+    merchant = await service.merchant('Payments merchant');
+    await createAccount(merchant.sandbox, 'primary', 150);
+    await createAccount(merchant.live, 'live-primary', 150);
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  describe('create', () => {
+    it('automatic capture: 201 captured, one attempt, payment.captured with previousAttributes', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 12_345, card: card(), description: 'order 1', externalId: 'ext-1' });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      expect(r.body).to.include({ object: 'payment', status: 'captured', amount: 12_345, capturedAmount: 12_345, currency: 'BRL', methodType: 'card' });
+      expect(r.body.id).to.match(/^pay_/);
+      expect(r.body.card).to.deep.equal({ brand: 'visa', bin: '411111', last4: '1111', expMonth: 12, expYear: 2030, holderName: 'ANA SILVA' });
+      expect(r.body.attempts).to.have.length(1);
+      expect(r.body.attempts[0]).to.include({ connector: 'sandbox', rawCode: '00', classification: 'APPROVED', outcome: 'approved' });
+      expect(r.body.attempts[0].latencyMs).to.be.a('number');
+      expect(r.body.acquirer.acquirerPaymentId).to.be.a('string');
+      const evts = await events(r.body.id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.captured']);
+      expect(evts[0]!.data.previousAttributes).to.include({ status: 'processing', capturedAmount: 0 });
+      expect(evts[0]!.data.object).to.include({ object: 'payment', id: r.body.id, status: 'captured' });
+    });
+
+    const declines: Array<[string, string, string, string]> = [
+      ['insufficient_funds', '51', 'INSUFFICIENT_FUNDS', 'REVERSIBLE'],
+      ['do_not_honor', '05', 'DO_NOT_HONOR', 'REVERSIBLE'],
+      ['invalid_cvv', '82', 'INVALID_CVV', 'REVERSIBLE'],
+      ['stolen_card', '43', 'STOLEN_CARD', 'irreversible'],
+      ['expired_card', '54', 'EXPIRED_CARD', 'irreversible'],
+    ];
+    for (const [scenario, rawCode, reason, reversibility] of declines) {
+      it(`issuer decline ${scenario}: 201 failed with decline ${reason}, payment.failed`, async () => {
+        const r = await merchant.sandbox.post('/v1/payments', { amount: 1000, card: card(scenario) });
+        expect(r.status).to.equal(201);
+        expect(r.body.status).to.equal('failed');
+        expect(r.body.decline).to.include({ rawCode, reason, reversibility });
+        expect(r.body.decline.consumerMessage).to.be.a('string').and.not.empty;
+        expect(r.body.attempts).to.have.length(1);
+        expect(r.body.attempts[0]).to.include({ outcome: 'declined', rawCode, classification: reason });
+        const evts = await events(r.body.id);
+        expect(evts.map((e) => e.type)).to.deep.equal(['payment.failed']);
+        expect(evts[0]!.data.object.decline.reason).to.equal(reason);
+      });
+    }
+
+    it('refuses card numbers and CVV with 422 and a clear message', async () => {
+      for (const [body, param] of [
+        [{ amount: 100, card: { ...card(), number: '4111111111111111' } }, 'body.card.number'],
+        [{ amount: 100, card: { ...card(), cvv: '123' } }, 'body.card.cvv'],
+        [{ amount: 100, card: card(), number: '4111111111111111' }, 'body.number'],
+        [{ amount: 100, card: card(), cvv: '123' }, 'body.cvv'],
+      ] as const) {
+        const r = await merchant.sandbox.post('/v1/payments', body);
+        expect(r.status).to.equal(422);
+        expect(r.body.error.code).to.equal('sensitive_card_data');
+        expect(r.body.error.param).to.equal(param);
+        expect(r.body.error.message).to.match(/never accepts card numbers or security codes/);
+      }
+    });
+
+    it('refuses unknown fields and out-of-bound values with 422 validation_failed', async () => {
+      const unknown = await merchant.sandbox.post('/v1/payments', { amount: 100, card: card(), color: 'red' });
+      expect(unknown.status).to.equal(422);
+      expect(unknown.body.error).to.include({ code: 'validation_failed', param: 'body.color' });
+      for (const [body, param] of [
+        [{ amount: 0, card: card() }, 'body.amount'],
+        [{ amount: 10_000_000_000, card: card() }, 'body.amount'],
+        [{ amount: 100, card: card(), installments: 25 }, 'body.installments'],
+        [{ amount: 100, card: card(), softDescriptor: 'x'.repeat(23) }, 'body.softDescriptor'],
+        [{ amount: 100, card: { ...card(), bin: '12345' } }, 'body.card.bin'],
+        [{ amount: 100, card: { ...card(), token: 'short' } }, 'body.card.token'],
+        [{ amount: 100, card: card(), currency: 'JPY' }, 'body.currency'],
+        [{ amount: 100, card: card(), clientIp: 'not-an-ip' }, 'body.clientIp'],
+        [{ amount: 100, card: card(), deviceId: 'short' }, 'body.deviceId'],
+        [{ amount: 100, card: card(), metadata: { k: 'v'.repeat(513) } }, 'body.metadata.k'],
+        [{ amount: 100, card: card(), splits: Array.from({ length: 21 }, () => ({ recipientId: 'rcp_1', type: 'fixed', value: 1 })) }, 'body.splits'],
+      ] as const) {
+        const r = await merchant.sandbox.post('/v1/payments', body);
+        expect(r.status, JSON.stringify(body)).to.equal(422);
+        expect(r.body.error.param).to.equal(param);
+      }
+      const repeated = await merchant.sandbox.post('/v1/payments', {
+        amount: 100,
+        card: card(),
+        fraudAnalysis: { merchantDefinedFields: [{ id: 1, value: 'a' }, { id: 1, value: 'b' }] },
+      });
+      expect(repeated.status).to.equal(422);
+      expect(repeated.body.error.param).to.equal('body.fraudAnalysis.merchantDefinedFields[1].id');
+    });
+
+    it('Idempotency-Key: same body replays the first answer; another body is 409', async () => {
+      const key = `idem-${Date.now()}`;
+      const first = await merchant.sandbox.post('/v1/payments', { amount: 777, card: card() }, { 'Idempotency-Key': key });
+      const again = await merchant.sandbox.post('/v1/payments', { amount: 777, card: card() }, { 'Idempotency-Key': key });
+      expect(first.status).to.equal(201);
+      expect(again.status).to.equal(201);
+      expect(again.body.id).to.equal(first.body.id);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      const other = await merchant.sandbox.post('/v1/payments', { amount: 778, card: card() }, { 'Idempotency-Key': key });
+      expect(other.status).to.equal(409);
+      expect(other.body.error.code).to.equal('idempotency_conflict');
+    });
+
+    it('acquirer fraud review: authorized with fraudReview pending even with automatic capture', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 5000, card: card('fraud_review') });
+      expect(r.status).to.equal(201);
+      expect(r.body.status).to.equal('authorized');
+      expect(r.body.fraudReview.status).to.equal('pending');
+      const captured = await merchant.sandbox.post(`/v1/payments/${r.body.id}/capture`, {});
+      expect(captured.status, JSON.stringify(captured.body)).to.equal(201);
+      expect(captured.body.status).to.equal('captured');
+      expect(captured.body.fraudReview.status).to.equal('merchant_decided');
+      const evts = await events(r.body.id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured', 'payment.fraud_review_resolved']);
+      expect(evts[1]!.data.object.fraudReview.status).to.equal('merchant_decided');
+      expect(evts[2]!.data.previousAttributes!.fraudReview.status).to.equal('pending');
+    });
+  });
+
+  describe('routing with fallback', () => {
+    it('falls back to the next account on a technical failure, recording one attempt per account', async () => {
+      const m = await service.merchant('Fallback technical');
+      const broken = await createAccount(m.sandbox, 'broken', 10, 'unreachable');
+      const healthy = await createAccount(m.sandbox, 'healthy', 500);
+      const r = await m.sandbox.post('/v1/payments', { amount: 2000, card: card() });
+      expect(r.status).to.equal(201);
+      expect(r.body.status).to.equal('captured');
+      expect(r.body.hasFallback).to.equal(true);
+      expect(r.body.connectorAccountId).to.equal(healthy);
+      expect(r.body.attempts.map((a: any) => [a.connectorAccountId, a.outcome])).to.deep.equal([
+        [broken, 'technical_failure'],
+        [healthy, 'approved'],
+      ]);
+      expect(r.body.attempts[0].classification).to.equal('TECHNICAL_FAILURE');
+    });
+
+    it('falls back when the first account times out (short connector deadline)', async () => {
+      const m = await service.merchant('Fallback timeout');
+      const slow = await createAccount(m.sandbox, 'slow', 10);
+      const fast = await createAccount(m.sandbox, 'fast', 20);
+      injector.accountIds.add(slow);
+      const started = Date.now();
+      const r = await m.sandbox.post('/v1/payments', { amount: 3000, card: card(), captureMethod: 'manual' });
+      expect(r.status).to.equal(201);
+      expect(r.body.status).to.equal('authorized');
+      expect(r.body.connectorAccountId).to.equal(fast);
+      const [first, second] = r.body.attempts;
+      expect(first).to.include({ connectorAccountId: slow, outcome: 'timeout', classification: 'TIMEOUT', rawCode: null });
+      expect(first.latencyMs).to.be.at.least(DEADLINE_MS - 50);
+      expect(second).to.include({ connectorAccountId: fast, outcome: 'approved' });
+      expect(Date.now() - started).to.be.below(DEADLINE_MS + 5_000);
+      const evts = await events(r.body.id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized']);
+      expect(evts[0]!.data.object.attempts).to.have.length(2);
+    });
+
+    it('an issuer decline ends routing (no fallback)', async () => {
+      const m = await service.merchant('Decline stops');
+      await createAccount(m.sandbox, 'a', 10);
+      await createAccount(m.sandbox, 'b', 20);
+      const r = await m.sandbox.post('/v1/payments', { amount: 3000, card: card('insufficient_funds') });
+      expect(r.body.status).to.equal('failed');
+      expect(r.body.attempts).to.have.length(1);
+    });
+
+    it('fails with error when every account fails technically, and when no account exists', async () => {
+      const m = await service.merchant('All broken');
+      await createAccount(m.sandbox, 'x', 10, 'unreachable');
+      const r = await m.sandbox.post('/v1/payments', { amount: 3000, card: card() });
+      expect(r.status).to.equal(201);
+      expect(r.body.status).to.equal('failed');
+      expect(r.body.error.code).to.equal('connector_unavailable');
+      expect(r.body.attempts).to.have.length(1);
+      const none = await service.merchant('No accounts');
+      const n = await none.sandbox.post('/v1/payments', { amount: 3000, card: card() });
+      expect(n.status).to.equal(201);
+      expect(n.body.status).to.equal('failed');
+      expect(n.body.error).to.include({ code: 'no_connector_available', stage: 'routing' });
+      expect((await events(n.body.id)).map((e) => e.type)).to.deep.equal(['payment.failed']);
+    });
+  });
+
+  describe('capture, void, refund', () => {
+    const manual = async (amount = 10_000) => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount, card: card(), captureMethod: 'manual' });
+      expect(r.body.status).to.equal('authorized');
+      expect(r.body.authorizationExpiresAt).to.be.a('string');
+      return r.body.id as string;
+    };
+
+    it('partial capture releases the rest; a second capture is 409; more than available is 422', async () => {
+      const id = await manual();
+      const over = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 10_001 });
+      expect(over.status).to.equal(422);
+      expect(over.body.error.code).to.equal('amount_exceeds_available');
+      const r = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 6_000 });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      expect(r.body).to.include({ status: 'captured', capturedAmount: 6_000 });
+      const again = await merchant.sandbox.post(`/v1/payments/${id}/capture`, {});
+      expect(again.status).to.equal(409);
+      expect(again.body.error.code).to.equal('invalid_state');
+      const evts = await events(id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured']);
+      expect(evts[1]!.data.previousAttributes).to.deep.equal({ status: 'authorized', capturedAmount: 0 });
+      const view = await merchant.sandbox.get(`/v1/payments/${id}`);
+      expect(view.body.operations).to.have.length(1);
+      expect(view.body.operations[0]).to.include({ type: 'capture', amount: 6_000, releasedAmount: 4_000 });
+    });
+
+    it('capture of an automatic payment is 409 invalid_state', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
+      const c = await merchant.sandbox.post(`/v1/payments/${r.body.id}/capture`, {});
+      expect(c.status).to.equal(409);
+      expect(c.body.error.code).to.equal('invalid_state');
+    });
+
+    it('void an authorized payment: voided, payment.voided; void again 409', async () => {
+      const id = await manual();
+      const r = await merchant.sandbox.post(`/v1/payments/${id}/void`, { reason: 'customer canceled' });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      expect(r.body.status).to.equal('voided');
+      const again = await merchant.sandbox.post(`/v1/payments/${id}/void`, {});
+      expect(again.status).to.equal(409);
+      expect(again.body.error.code).to.equal('invalid_state');
+      const evts = await events(id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.voided']);
+      expect(evts[1]!.data.previousAttributes).to.deep.equal({ status: 'authorized' });
+    });
+
+    it('void of a captured payment is 409', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
+      const v = await merchant.sandbox.post(`/v1/payments/${r.body.id}/void`, {});
+      expect(v.status).to.equal(409);
+    });
+
+    it('several partial refunds then full; status stays captured; over-refund 422; after full 409', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 10_000, card: card() });
+      const id = r.body.id as string;
+      const a = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 3_000, reason: 'item 1' });
+      expect(a.status, JSON.stringify(a.body)).to.equal(201);
+      expect(a.body).to.include({ status: 'captured', refundedAmount: 3_000, refundStatus: 'partial' });
+      const over = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 7_001 });
+      expect(over.status).to.equal(422);
+      expect(over.body.error.code).to.equal('amount_exceeds_available');
+      const b = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 2_000 });
+      expect(b.body.refundStatus).to.equal('partial');
+      const c = await merchant.sandbox.post(`/v1/payments/${id}/refund`, {});
+      expect(c.body).to.include({ status: 'captured', refundedAmount: 10_000, refundStatus: 'full' });
+      const after = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1 });
+      expect(after.status).to.equal(409);
+      const evts = await events(id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.captured', 'payment.partially_refunded', 'payment.partially_refunded', 'payment.refunded']);
+      expect(evts[1]!.data.previousAttributes).to.deep.equal({ refundedAmount: 0, refundStatus: null });
+      expect(evts[3]!.data.previousAttributes).to.deep.equal({ refundedAmount: 5_000, refundStatus: 'partial' });
+      const view = await merchant.sandbox.get(`/v1/payments/${id}`);
+      expect(view.body.refunds.map((x: any) => x.amount)).to.deep.equal([3_000, 2_000, 5_000]);
+      expect(view.body.allowedActions).to.deep.equal([]);
+      expect(view.body.timeline.map((t: any) => t.type)).to.deep.equal(evts.map((e) => e.type));
+    });
+
+    it('unknown payment is 404; a payment of another environment is 404', async () => {
+      expect((await merchant.sandbox.post('/v1/payments/pay_nope/capture', {})).status).to.equal(404);
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
+      expect((await merchant.live.get(`/v1/payments/${r.body.id}`)).status).to.equal(404);
+    });
+  });
+
+  describe('reads', () => {
+    let m: Merchant;
+    const ids: Record<string, string> = {};
+    before(async () => {
+      m = await service.merchant('Reads');
+      const cheap = await createAccount(m.sandbox, 'cheap', 10, 'unreachable');
+      await createAccount(m.sandbox, 'main', 100);
+      void cheap;
+      const customer = await m.sandbox.post('/v1/customers', { name: 'Joana Pereira', email: 'joana@example.com', document: '529.982.247-25' });
+      ids.customer = customer.body.id;
+      ids.a = (await m.sandbox.post('/v1/payments', { amount: 1000, card: card('approved', { last4: '4242', brand: 'mastercard' }), customerId: ids.customer })).body.id;
+      ids.b = (await m.sandbox.post('/v1/payments', { amount: 2000, card: card('insufficient_funds'), initiator: 'merchant', mitType: 'unscheduled' })).body.id;
+      ids.c = (await m.sandbox.post('/v1/payments', { amount: 3000, card: card(), captureMethod: 'manual', description: 'blue shoes' })).body.id;
+    });
+
+    it('lists newest first with totalCount on the first page, cursor paging and attempts summary', async () => {
+      const first = await m.sandbox.get('/v1/payments?limit=2');
+      expect(first.status).to.equal(200);
+      expect(first.body).to.include({ object: 'list', hasMore: true, totalCount: 3 });
+      expect(first.body.data.map((p: any) => p.id)).to.deep.equal([ids.c, ids.b]);
+      expect(first.body.data[0].attemptsSummary).to.deep.include({ count: 2, hasFallback: true });
+      expect(first.body.data[1].attemptsSummary.lastDeclineReason).to.equal('INSUFFICIENT_FUNDS');
+      const second = await m.sandbox.get(`/v1/payments?limit=2&startingAfter=${ids.b}`);
+      expect(second.body.data.map((p: any) => p.id)).to.deep.equal([ids.a]);
+      expect(second.body.hasMore).to.equal(false);
+      expect(second.body).to.not.have.property('totalCount');
+    });
+
+    it('filters by status, decline reason, amount, initiator, brand, method, fallback and connector', async () => {
+      const q = async (query: string) => (await m.sandbox.get(`/v1/payments?${query}`)).body.data.map((p: any) => p.id);
+      expect(await q('status=failed')).to.deep.equal([ids.b]);
+      expect(await q('status=captured,authorized')).to.deep.equal([ids.c, ids.a]);
+      expect(await q('declineReason=INSUFFICIENT_FUNDS')).to.deep.equal([ids.b]);
+      expect(await q('amountMin=1500&amountMax=2500')).to.deep.equal([ids.b]);
+      expect(await q('initiator=merchant')).to.deep.equal([ids.b]);
+      expect(await q('brand=mastercard')).to.deep.equal([ids.a]);
+      expect(await q('methodType=card')).to.have.length(3);
+      expect(await q('hasFallback=true')).to.have.length(3);
+      expect(await q('connector=sandbox')).to.have.length(3);
+      expect(await q('createdAfter=2000-01-01T00:00:00Z&createdBefore=2000-01-02T00:00:00Z')).to.deep.equal([]);
+    });
+
+    it('searches card last digits, NSU, TID, authorization code, description and customer name/e-mail/document', async () => {
+      const q = async (search: string) => (await m.sandbox.get(`/v1/payments?search=${encodeURIComponent(search)}`)).body.data.map((p: any) => p.id);
+      expect(await q('4242')).to.deep.equal([ids.a]);
+      expect(await q('Joana')).to.deep.equal([ids.a]);
+      expect(await q('joana@example.com')).to.deep.equal([ids.a]);
+      expect(await q('529.982.247-25')).to.deep.equal([ids.a]);
+      expect(await q('blue')).to.deep.equal([ids.c]);
+      expect(await q(ids.b)).to.deep.equal([ids.b]);
+      const full = (await m.sandbox.get(`/v1/payments/${ids.a}`)).body;
+      for (const ref of [full.acquirer.nsu, full.acquirer.tid, full.acquirer.authorizationCode].filter(Boolean)) {
+        expect(await q(ref)).to.include(ids.a);
+      }
+    });
+
+    it('full view carries routing, attempts, operations, timeline and allowed actions', async () => {
+      const view = await m.sandbox.get(`/v1/payments/${ids.c}`);
+      expect(view.status).to.equal(200);
+      expect(view.body.routing).to.deep.include({ strategy: 'direct', stopReason: 'approved', hasFallback: true, attemptCount: 2 });
+      expect(view.body.allowedActions).to.deep.equal(['capture', 'void']);
+      expect(view.body.timeline.map((t: any) => t.type)).to.deep.equal(['payment.authorized']);
+      expect(view.body.operations).to.deep.equal([]);
+    });
+
+    it('summary: figures, previous period, hourly series up to 2 days, per connector account', async () => {
+      const to = new Date(Date.now() + 60_000);
+      const from = new Date(to.getTime() - 24 * 3600 * 1000);
+      const s = await m.sandbox.get(`/v1/payments/summary?from=${from.toISOString()}&to=${to.toISOString()}`);
+      expect(s.status, JSON.stringify(s.body)).to.equal(200);
+      expect(s.body).to.include({ total: 3, approved: 2, declined: 1, approvalRateBps: 6666, capturedVolume: 1000, recoveredCount: 2, recoveredVolume: 4000 });
+      expect(s.body.previous.total).to.equal(0);
+      expect(s.body.series.granularity).to.equal('hour');
+      expect(s.body.series.points.length).to.be.within(24, 25);
+      expect(s.body.series.points.reduce((n: number, p: any) => n + p.total, 0)).to.equal(3);
+      const accounts = s.body.connectorAccounts as any[];
+      expect(accounts.reduce((n, a) => n + a.attempts, 0)).to.equal(6);
+      expect(accounts.find((a) => a.technicalFailures === 3)).to.exist;
+      const month = await m.sandbox.get('/v1/payments/summary');
+      expect(month.body.series.granularity).to.equal('day');
+      expect(month.body.total).to.equal(3);
+    });
+  });
+
+  describe('customers and saved payment methods', () => {
+    it('validates CPF/CNPJ, creates, reads, updates and lists customers', async () => {
+      const bad = await merchant.sandbox.post('/v1/customers', { name: 'X', document: '52998224724' });
+      expect(bad.status).to.equal(422);
+      expect(bad.body.error.param).to.equal('body.document');
+      const created = await merchant.sandbox.post('/v1/customers', {
+        name: 'ACME Ltda',
+        email: 'finance@acme.example',
+        document: '11.222.333/0001-81',
+        address: { postalCode: '01310-100', line1: 'Av. Paulista', streetNumber: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body).to.include({ object: 'customer', document: '11222333000181', documentType: 'cnpj' });
+      const id = created.body.id;
+      expect((await merchant.sandbox.get(`/v1/customers/${id}`)).body.name).to.equal('ACME Ltda');
+      const patched = await merchant.sandbox.patch(`/v1/customers/${id}`, { phone: '+55 11 99999-0000', email: null });
+      expect(patched.body).to.include({ phone: '+55 11 99999-0000', email: null, name: 'ACME Ltda' });
+      expect((await merchant.live.get(`/v1/customers/${id}`)).status).to.equal(404);
+      const list = await merchant.sandbox.get('/v1/customers?limit=100');
+      expect(list.body.data.map((c: any) => c.id)).to.include(id);
+    });
+
+    it('saves a card with verify (payment_method.verified), charges it by paymentMethodId, removes it', async () => {
+      const customer = (await merchant.sandbox.post('/v1/customers', { name: 'Ana', document: '52998224725' })).body;
+      const saved = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card(), verify: true });
+      expect(saved.status, JSON.stringify(saved.body)).to.equal(201);
+      expect(saved.body.id).to.match(/^pm_/);
+      expect(saved.body.verification.status).to.equal('valid');
+      expect(JSON.stringify(saved.body)).to.not.contain('tok_sandbox');
+      const evts = await events(saved.body.id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment_method.verified']);
+      expect(evts[0]!.data.object.verification.status).to.equal('valid');
+
+      const invalid = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card('expired_card'), verify: true });
+      expect(invalid.body.verification.status).to.equal('invalid');
+      expect((await events(invalid.body.id))[0]!.data.object.verification.status).to.equal('invalid');
+      const refused = await merchant.sandbox.post('/v1/payments', { amount: 100, paymentMethodId: invalid.body.id });
+      expect(refused.status).to.equal(422);
+      expect(refused.body.error.code).to.equal('payment_method_invalid');
+
+      const list = await merchant.sandbox.get(`/v1/customers/${customer.id}/payment-methods`);
+      expect(list.body.data).to.have.length(2);
+
+      const charge = await merchant.sandbox.post('/v1/payments', { amount: 4_500, paymentMethodId: saved.body.id, customerId: customer.id });
+      expect(charge.status, JSON.stringify(charge.body)).to.equal(201);
+      expect(charge.body).to.include({ status: 'captured', paymentMethodId: saved.body.id, customerId: customer.id });
+      expect(charge.body.card.last4).to.equal('1111');
+
+      const removed = await merchant.sandbox.delete(`/v1/payment-methods/${saved.body.id}`);
+      expect(removed.status).to.equal(200);
+      const gone = await merchant.sandbox.post('/v1/payments', { amount: 100, paymentMethodId: saved.body.id });
+      expect(gone.status).to.equal(422);
+      expect(gone.body.error.code).to.equal('resource_missing');
+    });
+
+    it('refuses card numbers on saved payment methods too', async () => {
+      const customer = (await merchant.sandbox.post('/v1/customers', { name: 'Bia' })).body;
+      const r = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: { ...card(), number: '4111111111111111' } });
+      expect(r.status).to.equal(422);
+      expect(r.body.error.code).to.equal('sensitive_card_data');
+    });
+  });
+
+  describe('production allowance and health', () => {
+    it('live payments count toward the production allowance, declined ones too; sandbox never', async () => {
+      const count = async () => {
+        const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>(
+          'select count(*)::int8 as n from production_payment_usage where organization_id = ?',
+          [merchant.organizationId],
+        );
+        return Number(rows[0]!.n);
+      };
+      const before = await count();
+      await merchant.sandbox.post('/v1/payments', { amount: 100, card: card() });
+      expect(await count()).to.equal(before);
+      const live = await merchant.live.post('/v1/payments', { amount: 100, card: card() });
+      expect(live.body.status).to.equal('captured');
+      expect(live.body.livemode).to.equal(true);
+      await merchant.live.post('/v1/payments', { amount: 100, card: card('insufficient_funds') });
+      expect(await count()).to.equal(before + 2);
+    });
+
+    it('GET /health reports the decline table coverage', async () => {
+      const health = await service.client().get('/health');
+      expect(health.status).to.equal(200);
+      const coverage = JSON.stringify(health.body);
+      expect(coverage).to.contain('declineCodes');
+      expect(coverage).to.contain('UNMAPPED_DECLINE');
+    });
+  });
+});
