@@ -47,6 +47,25 @@ describe('security incident', () => {
     expect(() => applyIncidentAction(acknowledged, 'acknowledge', REASON, 'usr_1', now)).to.throw(DomainError).with.property('code', 'invalid_state');
   });
 
+  it('walks every (status, action) pair: status actions follow the table, unblock and retry_email never move the status', () => {
+    const expected: Record<string, Record<string, string>> = {
+      open: { acknowledge: 'acknowledged', resolve: 'resolved' },
+      acknowledged: { resolve: 'resolved' },
+      resolved: {},
+    };
+    for (const status of INCIDENT_STATUSES) {
+      for (const action of ['acknowledge', 'resolve'] as const) {
+        const start = { ...incident(), status };
+        const target = expected[status]![action];
+        if (target) expect(applyIncidentAction(start, action, REASON, 'usr_1', now).status).to.equal(target);
+        else expect(() => applyIncidentAction(start, action, REASON, 'usr_1', now)).to.throw(DomainError).with.property('code', 'invalid_state');
+      }
+      const failed = { ...incident(), status, emailStatus: 'failed' as const };
+      expect(applyIncidentAction(failed, 'unblock', REASON, 'usr_1', now).status).to.equal(status);
+      expect(applyIncidentAction(failed, 'retry_email', REASON, 'usr_1', now).status).to.equal(status);
+    }
+  });
+
   it('resolving keeps the block; unblock removes it explicitly, once', () => {
     const resolved = applyIncidentAction(incident(), 'resolve', REASON, 'usr_1', now);
     expect(resolved).to.include({ status: 'resolved', blocked: true });
