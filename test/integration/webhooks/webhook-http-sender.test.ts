@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { HttpWebhookSender } from '../../../infrastructure/http/webhook-http-sender';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import type { UrlContext } from '../../../domain/webhook/webhook-url';
+
+const local: UrlContext = { environment: 'sandbox', deployment: 'local' };
+const production: UrlContext = { environment: 'sandbox', deployment: 'production' };
+
+describe('HttpWebhookSender (real sockets on loopback)', function () {
+  this.timeout(10_000);
+  let receiver: WebhookReceiver;
+  const sender = new HttpWebhookSender();
+  const send = (url: string, ctx = local, timeoutMs = 2_000) =>
+    sender.send({ url, headers: { 'Content-Type': 'application/json', 'X-A': 'b' }, body: '{"x":1}', timeoutMs, urlContext: ctx });
+
+  before(async () => {
+    receiver = await new WebhookReceiver().start();
+  });
+  after(() => receiver.stop());
+
+  it('POSTs the body and headers and returns the answer', async () => {
+    receiver.answer = () => ({ status: 201, body: 'created' });
+    const r = await send(receiver.url('/ok'));
+    expect(r).to.include({ status: 201, body: 'created', error: null });
+    const got = receiver.forPath('/ok')[0];
+    expect(got.rawBody.toString()).to.equal('{"x":1}');
+    expect(got.headers['x-a']).to.equal('b');
+  });
+
+  it('resolves a name through the checked lookup (localhost allowed only for local sandbox)', async () => {
+    receiver.answer = () => ({ status: 200, body: 'ok' });
+    const ok = await send(`http://localhost:${receiver.port}/name`);
+    expect(ok.status).to.equal(200);
+    const blocked = await send(`http://localhost:${receiver.port}/name-blocked`, production);
+    expect(blocked.status).to.equal(null);
+    expect(blocked.error).to.match(/internal_address_blocked/);
+    expect(receiver.forPath('/name-blocked')).to.have.length(0);
+  });
+
+  it('blocks a literal internal address before connecting', async () => {
+    const r = await send(`http://127.0.0.1:${receiver.port}/literal`, { environment: 'live', deployment: 'local' });
+    expect(r.status).to.equal(null);
+    expect(r.error).to.match(/internal_address_blocked/);
+    expect(receiver.forPath('/literal')).to.have.length(0);
+  });
+
+  it('does not follow redirects', async () => {
+    receiver.answer = (req) => (req.path === '/redirect' ? { status: 302, headers: { Location: '/target' } } : { status: 200 });
+    const r = await send(receiver.url('/redirect'));
+    expect(r.status).to.equal(302);
+    expect(receiver.forPath('/target')).to.have.length(0);
+  });
+
+  it('gives up after the timeout', async () => {
+    receiver.answer = () => ({ status: 200, delayMs: 1_000 });
+    const r = await send(receiver.url('/slow'), local, 200);
+    expect(r.status).to.equal(null);
+    expect(r.error).to.match(/no answer within 200 ms/);
+    expect(r.durationMs).to.be.lessThan(900);
+  });
+
+  it('reads no more than a little over 8 KB of the answer', async () => {
+    receiver.answer = () => ({ status: 500, body: 'y'.repeat(200_000) });
+    const r = await send(receiver.url('/big'));
+    expect(r.status).to.equal(500);
+    expect(r.body!.length).to.be.greaterThan(8192).and.at.most(8196);
+  });
+
+  it('reports a refused connection as data', async () => {
+    const r = await send('http://127.0.0.1:1/nothing');
+    expect(r.status).to.equal(null);
+    expect(r.error).to.match(/ECONNREFUSED/);
+  });
+});
