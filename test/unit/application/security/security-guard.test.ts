@@ -1,0 +1,73 @@
+import chai, { expect } from 'chai';
+import chaiAsPromised from 'chai-as-promised';
+import { SecurityGuard } from '../../../../application/security/security-guard';
+import { SecurityIncidents } from '../../../../application/security/security-incidents';
+import { fakeIdentity } from '../../../support/identity-fakes';
+
+chai.use(chaiAsPromised);
+
+function guardWorld() {
+  const world = fakeIdentity();
+  const s = () => world.store.state;
+  const incidents = {
+    insert: async (_tx: unknown, i: any) => void s().incidents.set(i.id, i),
+    update: async (_tx: unknown, i: any) => void s().incidents.set(i.id, i),
+    findById: async (_tx: unknown, org: string, env: string, id: string) => {
+      const i = s().incidents.get(id);
+      return i && i.organizationId === org && i.environment === env ? i : null;
+    },
+    list: async (_tx: unknown, org: string, env: string) => [...s().incidents.values()].filter((i) => i.organizationId === org && i.environment === env),
+    findBlocking: async (_tx: unknown, org: string, env: string, hashes: readonly string[]) =>
+      [...s().incidents.values()].filter((i) => i.organizationId === org && i.environment === env && i.blocked && hashes.includes(i.signal.valueHash)),
+  };
+  const guard = new SecurityGuard({
+    transactor: world.store,
+    attempts: {
+      lockScope: async () => undefined,
+      insert: async (_tx, a) => void s().attempts.push(a),
+      listRecent: async (_tx, org, env, signals, since) =>
+        s().attempts.filter((a) => a.organizationId === org && a.environment === env && a.at > since &&
+          ((signals.clientIpHash && a.clientIpHash === signals.clientIpHash) || (signals.deviceIdHash && a.deviceIdHash === signals.deviceIdHash))),
+    },
+    incidents,
+    memberships: world.deps.memberships,
+    mailer: world.mailer,
+    ids: world.deps.ids,
+    clock: world.clock,
+    pseudonymizationKey: 'k',
+  });
+  return { ...world, guard, actions: new SecurityIncidents(world.store, incidents, guard, world.clock) };
+}
+
+describe('SecurityGuard (card testing, in-memory ports)', () => {
+  const ctx = { organizationId: 'org_1', environment: 'live' as const, clientIp: '198.51.100.1' };
+
+  it('opens one incident at the threshold, blocks, and does not open duplicates while blocked', async () => {
+    const world = guardWorld();
+    for (let i = 0; i < 12; i++) {
+      await world.guard.recordCardOutcome({ ...ctx, declined: true, cardFingerprint: 'tok_1' });
+      world.clock.advance(1000);
+    }
+    expect(world.store.state.incidents.size).to.equal(1);
+    await expect(world.guard.checkCardPayment(ctx)).to.be.rejected.and.eventually.have.property('code', 'blocked_by_security_policy');
+    expect(world.store.state.attempts.every((a) => a.clientIpHash !== '198.51.100.1')).to.equal(true);
+  });
+
+  it('after an unblock, a new burst opens a new incident', async () => {
+    const world = guardWorld();
+    for (let i = 0; i < 10; i++) await world.guard.recordCardOutcome({ ...ctx, declined: true });
+    const [first] = world.store.state.incidents.values();
+    await world.actions.act({ organizationId: 'org_1', environment: 'live', incidentId: first!.id, action: 'unblock', reason: 'Verified with the merchant', actorUserId: 'usr_1' });
+    await world.guard.checkCardPayment(ctx);
+    world.clock.advance(11 * 60_000);
+    for (let i = 0; i < 10; i++) await world.guard.recordCardOutcome({ ...ctx, declined: true });
+    expect(world.store.state.incidents.size).to.equal(2);
+  });
+
+  it('ignores attempts without an address or device', async () => {
+    const world = guardWorld();
+    for (let i = 0; i < 20; i++) await world.guard.recordCardOutcome({ organizationId: 'org_1', environment: 'live', declined: true });
+    expect(world.store.state.attempts).to.have.length(0);
+    await world.guard.checkCardPayment({ organizationId: 'org_1', environment: 'live' });
+  });
+});
