@@ -16,6 +16,11 @@ export interface PaymentRepository {
    */
   claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean>;
   releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void>;
+  /**
+   * The payment that made an attempt (attempt ids are globally unique), whatever its tenant: asynchronous
+   * connector reports name the attempt (their idempotency key), not the tenant.
+   */
+  findByAttemptId(tx: Transaction, attemptId: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
 }
 
 export interface PaymentListQuery {

@@ -13,6 +13,7 @@ import { ListPayments } from '../../application/payments/list-payments';
 import type { PaymentDeps } from '../../application/payments/payment-deps';
 import { PaymentSummary } from '../../application/payments/payment-summary';
 import { RefundPayment } from '../../application/payments/refund-payment';
+import { ResolveFraudDecision } from '../../application/payments/resolve-fraud-decision';
 import { VoidPayment } from '../../application/payments/void-payment';
 import { declineTableCoverage } from '../../domain/payment/decline/classify-decline';
 import type { CardSecurity } from '../../domain/ports/card-security';
@@ -23,11 +24,17 @@ import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodReposit
 import { SqlPaymentQueries } from '../persistence/payment.queries';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import type { BackgroundWorker, ModuleDefinition, ModuleInstance } from './module';
+import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 
 export interface PaymentsModuleOptions {
   /** Wraps the connector access (tests inject faults on chosen accounts). */
   readonly decorateConnectors?: (connectors: PaymentConnectors) => PaymentConnectors;
+  /**
+   * Serve core.v1.CoreNotifications (acquirer fraud decisions) on this port from the worker role; adapters are
+   * given its address as CORE_NOTIFICATIONS_ADDRESS. Default: env CORE_NOTIFICATIONS_PORT, else not served.
+   */
+  readonly coreNotificationsPort?: number;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
@@ -53,6 +60,26 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     const customers = new ManageCustomers(deps);
     const paymentMethods = new ManagePaymentMethods(deps);
     core.services.provide('paymentUsage', deps.usage);
+    const fraudDecisions = new ResolveFraudDecision(deps);
+    core.services.provide('fraudDecisions', fraudDecisions);
+    const envPort = process.env['CORE_NOTIFICATIONS_PORT'];
+    const notificationsPort = options.coreNotificationsPort ?? (envPort ? Number(envPort) : undefined);
+    const workers: BackgroundWorker[] =
+      notificationsPort === undefined
+        ? []
+        : [
+            {
+              name: 'core-notifications',
+              async start() {
+                const server = await startCoreNotificationsServer(
+                  { onFraudDecision: (report) => fraudDecisions.execute(report) },
+                  { port: notificationsPort, host: process.env['CORE_NOTIFICATIONS_HOST'] ?? '127.0.0.1' },
+                );
+                core.logger.info({ address: server.address }, 'core notifications server started');
+                return { stop: () => server.stop() };
+              },
+            },
+          ];
     return {
       routes: paymentRoutes({
         create: new CreatePayment(deps),
@@ -65,6 +92,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         customers,
         paymentMethods,
       }),
+      workers,
       health: () => ({ declineCodes: declineTableCoverage() }),
     };
   },

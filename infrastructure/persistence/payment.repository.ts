@@ -50,6 +50,14 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
   }
 
+  async findByAttemptId(tx: Transaction, attemptId: string, options: { forUpdate?: boolean } = {}): Promise<Payment | null> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from payments where doc->'attempts' @> ?::jsonb${options.forUpdate ? ' for update' : ''}`,
+      [JSON.stringify([{ id: attemptId }])],
+    );
+    return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
+  }
+
   async claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
       `update payments set operation_claim_id = ?, operation_claim_until = ?

@@ -8,6 +8,7 @@ import { Migration20261122003000Identity } from './Migration20261122003000Identi
 import { Migration20261122004500ConnectorAccounts } from './Migration20261122004500ConnectorAccounts';
 import { Migration20261122004000Webhooks } from './Migration20261122004000Webhooks';
 import { Migration20261122005000Payments } from './Migration20261122005000Payments';
+import { Migration20261122005100PaymentAttempts } from './Migration20261122005100PaymentAttempts';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -15,4 +16,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122004000Webhooks', class: Migration20261122004000Webhooks },
   { name: 'Migration20261122004500ConnectorAccounts', class: Migration20261122004500ConnectorAccounts },
   { name: 'Migration20261122005000Payments', class: Migration20261122005000Payments },
+  { name: 'Migration20261122005100PaymentAttempts', class: Migration20261122005100PaymentAttempts },
 ];

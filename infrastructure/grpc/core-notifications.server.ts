@@ -1,0 +1,50 @@
+import { status } from '@grpc/grpc-js';
+import type { FraudDecisionReport, FraudDecisionResult } from '../../application/payments/resolve-fraud-decision';
+import {
+  CoreNotificationsService,
+  ReportFraudDecisionRequest_Decision,
+  type CoreNotificationsServer,
+} from './generated/core/v1/core';
+import { grpcError } from './grpc-errors';
+import { startGrpcServer, unaryHandler, type RunningGrpcServer } from './grpc-server';
+
+export interface CoreNotificationHandlers {
+  onFraudDecision(report: FraudDecisionReport): Promise<FraudDecisionResult>;
+}
+
+/**
+ * The core's side of core.v1.CoreNotifications. Fraud decisions resolve the payment's review; charge outcomes
+ * (Pix, boleto) are not handled by this installation's payments capability yet and are answered accepted=false
+ * so the adapter keeps the outcome for a later query.
+ */
+export function coreNotificationsImplementation(handlers: CoreNotificationHandlers): CoreNotificationsServer {
+  return {
+    reportChargeOutcome: unaryHandler(async () => ({ accepted: false })),
+    reportFraudDecision: unaryHandler(async (request) => {
+      const decision =
+        request.decision === ReportFraudDecisionRequest_Decision.ACCEPTED
+          ? 'accepted'
+          : request.decision === ReportFraudDecisionRequest_Decision.REJECTED
+            ? 'rejected'
+            : null;
+      if (!decision || !request.idempotencyKey) throw grpcError(status.INVALID_ARGUMENT, 'decision and idempotency_key are required');
+      const result = await handlers.onFraudDecision({
+        reportId: request.reportId,
+        connectorSlug: request.connectorSlug,
+        acquirerPaymentId: request.acquirerPaymentId,
+        attemptId: request.idempotencyKey,
+        decision,
+      });
+      if (result === 'unknown_payment') throw grpcError(status.NOT_FOUND, 'No payment under review matches this report');
+      return { accepted: true };
+    }),
+  };
+}
+
+export function startCoreNotificationsServer(handlers: CoreNotificationHandlers, options: { port?: number; host?: string } = {}): Promise<RunningGrpcServer> {
+  return startGrpcServer({
+    services: [{ definition: CoreNotificationsService, implementation: coreNotificationsImplementation(handlers) }],
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  });
+}

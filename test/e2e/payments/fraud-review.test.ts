@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
+import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { PAYMENTS_MODULE } from '../../../infrastructure/main/payments.module';
+import { SHIPPED_ADAPTERS, type StartedAdapter } from '../../../infrastructure/main/connector-process';
+import { startCoreNotificationsServer } from '../../../infrastructure/grpc/core-notifications.server';
+import type { RunningGrpcServer } from '../../../infrastructure/grpc/grpc-server';
+import type { FraudDecisionReport, FraudDecisionResult, ResolveFraudDecision } from '../../../application/payments/resolve-fraud-decision';
+
+async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('acquirer fraud review decisions (sandbox -> core.v1.CoreNotifications over gRPC)', function () {
+  this.timeout(60_000);
+  let notifications: RunningGrpcServer;
+  let adapter: StartedAdapter;
+  let service: TestService;
+  let merchant: Merchant;
+  let handle: (report: FraudDecisionReport) => Promise<FraudDecisionResult> = async () => 'unknown_payment';
+
+  const eventTypes = async (id: string) => {
+    const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
+      'select type, data from events where object_id = ? order by sequence',
+      [id],
+    );
+    return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
+  };
+
+  before(async () => {
+    notifications = await startCoreNotificationsServer({ onFraudDecision: (report) => handle(report) });
+    adapter = await SHIPPED_ADAPTERS.sandbox!.start({ port: 0, host: '127.0.0.1', fraudReviewDelayMs: 300, coreNotificationsAddress: notifications.address });
+    service = await startTestService({
+      transport: 'in-process',
+      adapters: [{ slug: 'sandbox', address: adapter.address }],
+      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, PAYMENTS_MODULE],
+    });
+    const decisions = service.core.services.get<ResolveFraudDecision>('fraudDecisions');
+    handle = (report) => decisions.execute(report);
+    merchant = await service.merchant('Fraud review');
+    const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' }, costBasisPoints: 100 });
+    expect(account.status).to.equal(201);
+  });
+  after(async () => {
+    await service?.stop();
+    await adapter?.stop();
+    await notifications?.stop();
+  });
+
+  const pay = async (scenario: string, captureMethod: 'automatic' | 'manual') => {
+    const r = await merchant.sandbox.post('/v1/payments', { amount: 8_000, captureMethod, card: { token: `tok_sandbox_${scenario}`, brand: 'visa', last4: '1111' } });
+    expect(r.status).to.equal(201);
+    expect(r.body).to.deep.include({ status: 'authorized' });
+    expect(r.body.fraudReview.status).to.equal('pending');
+    return r.body.id as string;
+  };
+
+  it('accepted with automatic capture: captured, then payment.fraud_review_resolved (accepted)', async () => {
+    const id = await pay('fraud_review_accept', 'automatic');
+    const view = await eventually(async () => {
+      const r = await merchant.sandbox.get(`/v1/payments/${id}`);
+      return r.body.fraudReview.status === 'accepted' && r.body;
+    });
+    expect(view).to.include({ status: 'captured', capturedAmount: 8_000 });
+    const events = await eventTypes(id);
+    expect(events.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured', 'payment.fraud_review_resolved']);
+    expect(events[2]!.data.object.fraudReview.status).to.equal('accepted');
+    expect(events[2]!.data.previousAttributes.fraudReview.status).to.equal('pending');
+  });
+
+  it('accepted with manual capture: stays authorized', async () => {
+    const id = await pay('fraud_review_accept', 'manual');
+    const view = await eventually(async () => {
+      const r = await merchant.sandbox.get(`/v1/payments/${id}`);
+      return r.body.fraudReview.status === 'accepted' && r.body;
+    });
+    expect(view.status).to.equal('authorized');
+    expect(view.allowedActions).to.deep.equal(['capture', 'void']);
+    expect((await eventTypes(id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.fraud_review_resolved']);
+  });
+
+  it('rejected: voided, then payment.fraud_review_resolved (rejected)', async () => {
+    const id = await pay('fraud_review_reject', 'automatic');
+    const view = await eventually(async () => {
+      const r = await merchant.sandbox.get(`/v1/payments/${id}`);
+      return r.body.fraudReview.status === 'rejected' && r.body;
+    });
+    expect(view.status).to.equal('voided');
+    expect((await eventTypes(id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.voided', 'payment.fraud_review_resolved']);
+  });
+
+  it('a repeated report changes nothing; a report that matches no payment under review is refused', async () => {
+    const id = await pay('fraud_review', 'automatic');
+    const p = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+    const attemptId = p.attempts[0].id;
+    const report = { reportId: 'rep_1', connectorSlug: 'sandbox', acquirerPaymentId: p.acquirer.acquirerPaymentId, attemptId, decision: 'accepted' as const };
+    expect(await handle({ ...report, acquirerPaymentId: 'forged' })).to.equal('unknown_payment');
+    expect(await handle({ ...report, attemptId: 'att_unknown' })).to.equal('unknown_payment');
+    expect(await handle(report)).to.equal('resolved');
+    expect(await handle({ ...report, reportId: 'rep_2', decision: 'rejected' })).to.equal('already_resolved');
+    const after = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+    expect(after).to.deep.include({ status: 'captured' });
+    expect((await eventTypes(id)).filter((e) => e.type === 'payment.fraud_review_resolved')).to.have.length(1);
+  });
+});
