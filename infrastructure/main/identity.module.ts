@@ -15,6 +15,7 @@ import { authRoutes, type AuthLimits } from '../../edge/routes/auth.routes';
 import { securityRoutes } from '../../edge/routes/security.routes';
 import { sessionAuthenticator } from '../../edge/routes/session.authenticator';
 import type { Mailer } from '../../domain/ports/mailer';
+import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
 import { Hs256AccessTokens } from '../crypto/hs256-access-tokens';
 import { NodeSecureRandom } from '../crypto/node-secure-random';
 import { ScryptPasswordHasher } from '../crypto/scrypt-password-hasher';
@@ -61,13 +62,21 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
   const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
   const log = core.logger.child({ component: 'identity' });
   const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
+  const cipher = new AesGcmCredentialCipher(
+    loadCredentialKeys({
+      credentialsKey: core.config.credentialsKey,
+      dataDir: core.config.dataDir,
+      deployment: core.config.deployment,
+      distributed: core.config.databaseUrl !== null,
+    }),
+  );
   const deps: IdentityDeps = {
     transactor: core.transactor,
     organizations: core.organizations.repository,
-    users: new SqlUserRepository(),
+    users: new SqlUserRepository(cipher),
     memberships: new SqlMembershipRepository(),
     companies: new SqlCompanyRepository(),
-    challenges: new SqlLoginChallengeRepository(),
+    challenges: new SqlLoginChallengeRepository(cipher),
     sessions: new SqlSessionRepository(),
     recoveryCodes: new SqlRecoveryCodeRepository(),
     resets: new SqlPasswordResetRepository(),

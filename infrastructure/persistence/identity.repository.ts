@@ -13,8 +13,30 @@ import type {
   SessionRepository,
   UserRepository,
 } from '../../domain/ports/identity-repositories';
+import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import { entityManager } from './mikro-orm-transactor';
+
+/**
+ * TOTP secrets are sealed with the installation's AES-256-GCM credentials key (bound to the user id), so a
+ * database dump alone does not give anyone's second factor. Values written without a cipher stay readable.
+ */
+export class TotpSecretSealer {
+  constructor(private readonly cipher: CredentialCipher | null) {}
+
+  seal(secret: string | null, userId: string): string | null {
+    if (secret === null || !this.cipher) return secret;
+    const sealed = this.cipher.seal(secret, `totp:${userId}`);
+    return `sealed:${sealed.keyId}:${sealed.ciphertext}`;
+  }
+
+  open(stored: string | null, userId: string): string | null {
+    if (stored === null || !stored.startsWith('sealed:')) return stored;
+    if (!this.cipher) throw new Error('a sealed TOTP secret needs the credentials key');
+    const [, keyId, ciphertext] = stored.split(':');
+    return this.cipher.open({ keyId: keyId!, ciphertext: ciphertext! }, `totp:${userId}`);
+  }
+}
 
 type Row = Record<string, unknown>;
 const date = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
@@ -22,16 +44,17 @@ const maybeDate = (value: unknown): Date | null => (value === null || value === 
 const exec = <T = Row[]>(tx: Transaction, sql: string, params: unknown[] = []) => entityManager(tx).execute<T & Row[]>(sql, params);
 const lock = (forUpdate?: boolean) => (forUpdate ? ' for update' : '');
 
-function toUser(row: Row): User {
+function toUser(row: Row, sealer: TotpSecretSealer): User {
+  const secret = sealer.open((row.totp_secret as string | null) ?? null, row.id as string);
   return {
     id: row.id as string,
     name: row.name as string,
     email: row.email as string,
     phone: row.phone as string,
     passwordHash: row.password_hash as string,
-    authenticator: row.totp_secret
+    authenticator: secret
       ? {
-          secret: row.totp_secret as string,
+          secret,
           confirmedAt: date(row.totp_confirmed_at),
           lastUsedStep: row.totp_last_used_step === null ? null : Number(row.totp_last_used_step),
         }
@@ -42,13 +65,19 @@ function toUser(row: Row): User {
 }
 
 export class SqlUserRepository implements UserRepository {
+  private readonly sealer: TotpSecretSealer;
+
+  constructor(cipher: CredentialCipher | null = null) {
+    this.sealer = new TotpSecretSealer(cipher);
+  }
+
   async insert(tx: Transaction, user: User): Promise<void> {
     await exec(
       tx,
       `insert into identity_users (id, name, email, phone, password_hash, totp_secret, totp_confirmed_at, totp_last_used_step, tokens_valid_after, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [user.id, user.name, user.email, user.phone, user.passwordHash, user.authenticator?.secret ?? null, user.authenticator?.confirmedAt ?? null,
-        user.authenticator?.lastUsedStep ?? null, user.tokensValidAfter, user.createdAt],
+      [user.id, user.name, user.email, user.phone, user.passwordHash, this.sealer.seal(user.authenticator?.secret ?? null, user.id),
+        user.authenticator?.confirmedAt ?? null, user.authenticator?.lastUsedStep ?? null, user.tokensValidAfter, user.createdAt],
     );
   }
 
@@ -57,19 +86,19 @@ export class SqlUserRepository implements UserRepository {
       tx,
       `update identity_users set name = ?, email = ?, phone = ?, password_hash = ?, totp_secret = ?, totp_confirmed_at = ?,
          totp_last_used_step = ?, tokens_valid_after = ? where id = ?`,
-      [user.name, user.email, user.phone, user.passwordHash, user.authenticator?.secret ?? null, user.authenticator?.confirmedAt ?? null,
-        user.authenticator?.lastUsedStep ?? null, user.tokensValidAfter, user.id],
+      [user.name, user.email, user.phone, user.passwordHash, this.sealer.seal(user.authenticator?.secret ?? null, user.id),
+        user.authenticator?.confirmedAt ?? null, user.authenticator?.lastUsedStep ?? null, user.tokensValidAfter, user.id],
     );
   }
 
   async findById(tx: Transaction, id: string, forUpdate?: boolean): Promise<User | null> {
     const rows = await exec(tx, `select * from identity_users where id = ?${lock(forUpdate)}`, [id]);
-    return rows[0] ? toUser(rows[0]) : null;
+    return rows[0] ? toUser(rows[0], this.sealer) : null;
   }
 
   async findByEmail(tx: Transaction, email: string): Promise<User | null> {
     const rows = await exec(tx, `select * from identity_users where email = ?`, [email]);
-    return rows[0] ? toUser(rows[0]) : null;
+    return rows[0] ? toUser(rows[0], this.sealer) : null;
   }
 }
 
@@ -141,26 +170,32 @@ export class SqlCompanyRepository implements CompanyRepository {
   }
 }
 
-const toChallenge = (row: Row): LoginChallenge => ({
+const toChallenge = (row: Row, sealer: TotpSecretSealer): LoginChallenge => ({
   id: row.id as string,
   userId: row.user_id as string,
   organizationId: row.organization_id as string,
   tokenHash: row.token_hash as string,
   stage: row.stage as ChallengeStage,
   purpose: row.purpose as ChallengePurpose,
-  pendingSecret: (row.pending_secret as string | null) ?? null,
+  pendingSecret: sealer.open((row.pending_secret as string | null) ?? null, row.user_id as string),
   failures: Number(row.failures),
   createdAt: date(row.created_at),
   expiresAt: date(row.expires_at),
 });
 
 export class SqlLoginChallengeRepository implements LoginChallengeRepository {
+  private readonly sealer: TotpSecretSealer;
+
+  constructor(cipher: CredentialCipher | null = null) {
+    this.sealer = new TotpSecretSealer(cipher);
+  }
+
   async insert(tx: Transaction, c: LoginChallenge): Promise<void> {
     await exec(
       tx,
       `insert into identity_challenges (id, user_id, organization_id, token_hash, stage, purpose, pending_secret, failures, created_at, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [c.id, c.userId, c.organizationId, c.tokenHash, c.stage, c.purpose, c.pendingSecret, c.failures, c.createdAt, c.expiresAt],
+      [c.id, c.userId, c.organizationId, c.tokenHash, c.stage, c.purpose, this.sealer.seal(c.pendingSecret, c.userId), c.failures, c.createdAt, c.expiresAt],
     );
   }
 
@@ -168,13 +203,13 @@ export class SqlLoginChallengeRepository implements LoginChallengeRepository {
     await exec(
       tx,
       `update identity_challenges set token_hash = ?, stage = ?, purpose = ?, pending_secret = ?, failures = ?, expires_at = ? where id = ?`,
-      [c.tokenHash, c.stage, c.purpose, c.pendingSecret, c.failures, c.expiresAt, c.id],
+      [c.tokenHash, c.stage, c.purpose, this.sealer.seal(c.pendingSecret, c.userId), c.failures, c.expiresAt, c.id],
     );
   }
 
   async findByTokenHash(tx: Transaction, tokenHash: string, forUpdate?: boolean): Promise<LoginChallenge | null> {
     const rows = await exec(tx, `select * from identity_challenges where token_hash = ?${lock(forUpdate)}`, [tokenHash]);
-    return rows[0] ? toChallenge(rows[0]) : null;
+    return rows[0] ? toChallenge(rows[0], this.sealer) : null;
   }
 }
 

@@ -152,6 +152,13 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       clock.advance(30_000);
     });
 
+    it('stores the TOTP secret sealed (AES-256-GCM), never in clear', async () => {
+      const user = await registerAndEnroll(api, clock);
+      const rows = await sql(`select totp_secret from identity_users where id = ?`, [user.userId]);
+      expect(rows[0]!.totp_secret).to.match(/^sealed:/);
+      expect(String(rows[0]!.totp_secret)).to.not.contain(user.secret);
+    });
+
     it('login does not reveal whether the e-mail exists', async () => {
       const user = await registerAndEnroll(api, clock);
       const wrongPassword = await api.post('/v1/auth/login', { email: user.email, password: 'wrong password here' });
