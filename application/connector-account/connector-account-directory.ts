@@ -1,5 +1,5 @@
 import type { ConnectorAccount } from '../../domain/connector-account/connector-account';
-import type { AcquirerGateway } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway, SandboxChargeSimulator } from '../../domain/ports/acquirer-gateway';
 import type { AntifraudGateway } from '../../domain/ports/antifraud-gateway';
 import type {
   ConnectorAccountDirectory,
@@ -98,6 +98,10 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
 
   antifraudGateway(connectorSlug: string): AntifraudGateway {
     return this.deps.catalog.antifraud(connectorSlug);
+  }
+
+  sandboxSimulator(connectorSlug: string): SandboxChargeSimulator {
+    return this.deps.catalog.sandboxSimulator(connectorSlug);
   }
 
   async recordCallOutcome(

@@ -170,6 +170,104 @@ export type ZeroAuthOutput =
   | { readonly status: 'approved'; readonly rawCode: string }
   | { readonly status: 'declined'; readonly rawCode: string; readonly message: string };
 
+export interface CreatePixChargeInput {
+  readonly credentials: ConnectorCredentials;
+  readonly idempotencyKey: string;
+  readonly paymentId: string;
+  readonly amount: number;
+  /** 60 to 604800 (spec: Pix expiry). */
+  readonly expiresInSeconds: number;
+  readonly customer?: AcquirerCustomer;
+  readonly description?: string;
+}
+
+export interface CreateBoletoInput {
+  readonly credentials: ConnectorCredentials;
+  readonly idempotencyKey: string;
+  readonly paymentId: string;
+  readonly amount: number;
+  /** YYYY-MM-DD. */
+  readonly dueDate: string;
+  readonly daysAfterDue?: number;
+  readonly instructions?: string;
+  readonly fineBps?: number;
+  readonly interestMonthlyBps?: number;
+  readonly customer?: AcquirerCustomer;
+}
+
+export type ChargeStatus =
+  | 'awaiting_payment'
+  | 'paid'
+  | 'expired'
+  | 'canceled'
+  | 'authorized'
+  | 'captured'
+  | 'voided'
+  | 'declined'
+  | 'not_found';
+
+/** A Pix or boleto charge as issued: what the payer needs to pay it. */
+export interface ChargeOutput {
+  readonly acquirerPaymentId: string;
+  readonly status: ChargeStatus;
+  readonly pix?: { readonly qrCode: string };
+  readonly boleto?: { readonly digitableLine: string; readonly barcode: string; readonly pdfUrl: string };
+  /** ISO 8601, or null when the acquirer gave none. */
+  readonly expiresAt: string | null;
+}
+
+export interface QueryChargeInput {
+  readonly credentials: ConnectorCredentials;
+  /** One of the two: the acquirer's id, or the idempotency key of the request that created it. */
+  readonly acquirerPaymentId?: string;
+  readonly idempotencyKey?: string;
+}
+
+/** What the acquirer says about a charge or card payment now (checks inbound notices, resolves unknown outcomes). */
+export interface ChargeStatusOutput {
+  readonly status: ChargeStatus;
+  readonly paidAmount: number;
+  readonly paidAt: string | null;
+  readonly references?: AcquirerReferences;
+  readonly rawCode: string;
+}
+
+export interface CancelChargeInput {
+  readonly credentials: ConnectorCredentials;
+  readonly idempotencyKey: string;
+  readonly acquirerPaymentId: string;
+}
+
+export interface TokenizationSessionInput {
+  readonly credentials: ConnectorCredentials;
+  readonly paymentId: string;
+  readonly ttlSeconds?: number;
+}
+
+export interface TokenizationSessionOutput {
+  readonly sessionId: string;
+  readonly tokenizeUrl: string;
+  readonly expiresAt: string;
+}
+
+export interface Authenticate3dsInput {
+  readonly credentials: ConnectorCredentials;
+  readonly idempotencyKey: string;
+  readonly paymentId: string;
+  readonly card: Extract<PaymentSource, { type: 'card' }>;
+  readonly amount: number;
+  readonly currency: string;
+  /** Set when resuming after the cardholder completed a challenge. */
+  readonly authenticationId?: string;
+  readonly browser?: Readonly<Record<string, unknown>>;
+}
+
+export type Authenticate3dsOutput =
+  | { readonly status: 'authenticated'; readonly authenticationId: string; readonly eci: string; readonly cavv: string }
+  | { readonly status: 'challenge_required'; readonly authenticationId: string; readonly challengeUrl: string }
+  | { readonly status: 'failed'; readonly authenticationId: string }
+  | { readonly status: 'unavailable' };
+
 /**
  * One acquirer connector as the core sees it (implemented over gRPC by `GrpcAcquirerGateway`).
  *
@@ -195,4 +293,28 @@ export interface AcquirerGateway {
   refund(input: RefundInput): Promise<OperationOutput>;
   /** Validates a card without charging it. */
   zeroAuth(input: ZeroAuthInput): Promise<ZeroAuthOutput>;
+  /** Issues a Pix charge (BR Code); payment is confirmed later (notice or queryCharge). */
+  createPixCharge(input: CreatePixChargeInput): Promise<ChargeOutput>;
+  /** Registers a boleto; payment is confirmed later like Pix. */
+  createBoleto(input: CreateBoletoInput): Promise<ChargeOutput>;
+  /** Current status of a charge or card payment, by acquirer id or by the idempotency key that created it. */
+  queryCharge(input: QueryChargeInput): Promise<ChargeStatusOutput>;
+  /** Removes an unpaid Pix charge or writes off a boleto; a payer who just paid comes back as status paid. */
+  cancelCharge(input: CancelChargeInput): Promise<ChargeStatusOutput>;
+  /** Opens a browser tokenization session; a provider without one fails with transportCode FAILED_PRECONDITION. */
+  createTokenizationSession(input: TokenizationSessionInput): Promise<TokenizationSessionOutput>;
+  /** Runs or resumes 3-D Secure authentication. */
+  authenticate3ds(input: Authenticate3dsInput): Promise<Authenticate3dsOutput>;
+}
+
+/**
+ * Test-only control of the service's own sandbox acquirer: plays the bank for `POST /v1/payments/{id}/simulate`.
+ * `applied` is false when the charge was not awaiting payment (nothing changed).
+ */
+export interface SandboxChargeSimulator {
+  simulateCharge(input: {
+    readonly credentials: ConnectorCredentials;
+    readonly acquirerPaymentId: string;
+    readonly outcome: 'paid' | 'expired';
+  }): Promise<{ readonly applied: boolean; readonly charge: ChargeStatusOutput }>;
 }

@@ -1,6 +1,6 @@
 import type { CallOutcome } from '../connector-account/connector-account-health';
 import type { TenantScope } from '../shared/environment';
-import type { AcquirerGateway } from './acquirer-gateway';
+import type { AcquirerGateway, SandboxChargeSimulator } from './acquirer-gateway';
 import type { AntifraudGateway } from './antifraud-gateway';
 import type { ConnectorCredentials, ConnectorKind } from './connector-description';
 
@@ -43,6 +43,8 @@ export interface ConnectorAccountDirectory {
   acquirerGateway(connectorSlug: string): AcquirerGateway;
   /** The gateway of the account's antifraud adapter. */
   antifraudGateway(connectorSlug: string): AntifraudGateway;
+  /** Sandbox only: the bank simulation of the service's sandbox acquirer (POST /v1/payments/{id}/simulate). */
+  sandboxSimulator(connectorSlug: string): SandboxChargeSimulator;
   /** Feeds the account's displayed health; call after every connector call (outside any transaction). */
   recordCallOutcome(
     scope: TenantScope,

@@ -1,4 +1,4 @@
-import type { AcquirerGateway } from './acquirer-gateway';
+import type { AcquirerGateway, SandboxChargeSimulator } from './acquirer-gateway';
 import type { AntifraudGateway } from './antifraud-gateway';
 import type { ConnectorDescription, VerifyCredentialsInput, VerifyCredentialsOutput } from './connector-description';
 
@@ -18,6 +18,8 @@ export interface ConnectorCatalog {
   acquirer(slug: string): AcquirerGateway;
   /** The gateway of an antifraud adapter; throws when the slug is not a configured antifraud provider. */
   antifraud(slug: string): AntifraudGateway;
+  /** Bank simulation of the service's own sandbox acquirer (throws for any other slug). */
+  sandboxSimulator(slug: string): SandboxChargeSimulator;
 }
 
 /** Published flows that cite an account (provided by the flows capability; none until it exists). */

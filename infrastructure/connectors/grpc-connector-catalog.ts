@@ -1,4 +1,4 @@
-import type { AcquirerGateway } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway, SandboxChargeSimulator } from '../../domain/ports/acquirer-gateway';
 import type { AntifraudGateway } from '../../domain/ports/antifraud-gateway';
 import type { ConnectorCatalog } from '../../domain/ports/connector-catalog';
 import type {
@@ -128,5 +128,11 @@ export class GrpcConnectorCatalog implements ConnectorCatalog {
     const entry = this.entries.get(slug);
     if (!entry || entry.description?.kind === 'acquirer') throw new Error(`${slug} is not a configured antifraud connector`);
     return this.antifraudOf(entry);
+  }
+
+  sandboxSimulator(slug: string): SandboxChargeSimulator {
+    const entry = this.entries.get(slug);
+    if (!entry || slug !== 'sandbox') throw new Error(`${slug} is not the configured sandbox acquirer`);
+    return this.acquirerOf(entry);
   }
 }

@@ -1,7 +1,20 @@
 import type {
+  AcquirerCustomer,
   AcquirerGateway,
   AcquirerReferences,
+  Authenticate3dsInput,
+  Authenticate3dsOutput,
   AuthorizeInput,
+  CancelChargeInput,
+  ChargeOutput,
+  ChargeStatus as DomainChargeStatus,
+  ChargeStatusOutput,
+  CreateBoletoInput,
+  CreatePixChargeInput,
+  QueryChargeInput,
+  SandboxChargeSimulator,
+  TokenizationSessionInput,
+  TokenizationSessionOutput,
   AuthorizeOutput,
   CaptureInput,
   MitType as DomainMitType,
@@ -20,13 +33,19 @@ import type {
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
 import {
   AcquirerConnectorClient,
+  Authenticate3dsResponse_Status,
+  ChargeStatus,
   Initiator,
   MitType,
   Outcome,
   type AcquirerReferences as ProtoReferences,
   type AuthorizeRequest,
+  type ChargeResponse,
+  type ChargeStatusResponse,
+  type Customer as ProtoCustomer,
   type OperationResponse,
 } from './generated/connector/v1/connector';
+import { SandboxControlClient, SimulateChargeRequest_Outcome } from './generated/connector/v1/sandbox';
 import { createGrpcClient } from './grpc-client';
 import {
   DEFAULT_CONNECTOR_DEADLINE_MS,
@@ -95,19 +114,23 @@ function fromProtoReferences(references: ProtoReferences | undefined): AcquirerR
  * AcquirerGateway over the AcquirerConnector gRPC contract: one instance per configured adapter address.
  * Every call carries the gateway's deadline; a decline is returned, a failure thrown as ConnectorFailure.
  */
-export class GrpcAcquirerGateway implements AcquirerGateway {
+export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimulator {
   private readonly client: AcquirerConnectorClient;
+  private control: SandboxControlClient | undefined;
+  private readonly address: string | undefined;
   private readonly deadlineMs: number;
   private readonly slug: string | undefined;
 
   constructor(target: string | AcquirerConnectorClient, options: GrpcAcquirerGatewayOptions = {}) {
     this.client = typeof target === 'string' ? createGrpcClient(AcquirerConnectorClient, target) : target;
+    this.address = typeof target === 'string' ? target : undefined;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_CONNECTOR_DEADLINE_MS;
     this.slug = options.slug;
   }
 
   close(): void {
     this.client.close();
+    this.control?.close();
   }
 
   async describe(): Promise<ConnectorDescription> {
@@ -154,19 +177,7 @@ export class GrpcAcquirerGateway implements AcquirerGateway {
       })),
       threeDsAuthenticationId: input.threeDsAuthenticationId ?? '',
     };
-    if (input.customer) {
-      const c = input.customer;
-      request.customer = {
-        id: c.id ?? '',
-        name: c.name ?? '',
-        email: c.email ?? '',
-        document: c.document ?? '',
-        phone: c.phone ?? '',
-        birthDate: c.birthDate ?? '',
-        ...(c.billingAddress ? { billingAddress: address(c.billingAddress) } : {}),
-        ...(c.shippingAddress ? { shippingAddress: address(c.shippingAddress) } : {}),
-      };
-    }
+    if (input.customer) request.customer = toProtoCustomer(input.customer);
     if (input.fraudData) {
       const f = input.fraudData;
       request.fraudData = {
@@ -276,6 +287,150 @@ export class GrpcAcquirerGateway implements AcquirerGateway {
     throw this.unrecognized('ZeroAuth', response.outcome);
   }
 
+  async createPixCharge(input: CreatePixChargeInput): Promise<ChargeOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.createPixCharge,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        paymentId: input.paymentId,
+        amount: input.amount,
+        expiresInSeconds: input.expiresInSeconds,
+        description: input.description ?? '',
+        ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
+      },
+      this.deadlineMs,
+      this.slug,
+      'CreatePixCharge',
+    );
+    return fromProtoCharge(response);
+  }
+
+  async createBoleto(input: CreateBoletoInput): Promise<ChargeOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.createBoleto,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        paymentId: input.paymentId,
+        amount: input.amount,
+        dueDate: input.dueDate,
+        daysAfterDue: input.daysAfterDue ?? 0,
+        instructions: input.instructions ?? '',
+        fineBps: input.fineBps ?? 0,
+        interestMonthlyBps: input.interestMonthlyBps ?? 0,
+        ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
+      },
+      this.deadlineMs,
+      this.slug,
+      'CreateBoleto',
+    );
+    return fromProtoCharge(response);
+  }
+
+  async queryCharge(input: QueryChargeInput): Promise<ChargeStatusOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.queryCharge,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        acquirerPaymentId: input.acquirerPaymentId ?? '',
+        idempotencyKey: input.idempotencyKey ?? '',
+      },
+      this.deadlineMs,
+      this.slug,
+      'QueryCharge',
+    );
+    return fromProtoChargeStatus(response);
+  }
+
+  async cancelCharge(input: CancelChargeInput): Promise<ChargeStatusOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.cancelCharge,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        acquirerPaymentId: input.acquirerPaymentId,
+      },
+      this.deadlineMs,
+      this.slug,
+      'CancelCharge',
+    );
+    return fromProtoChargeStatus(response);
+  }
+
+  async createTokenizationSession(input: TokenizationSessionInput): Promise<TokenizationSessionOutput> {
+    const response = await connectorCall(
+      this.client,
+      this.client.createTokenizationSession,
+      { credentials: toProtoCredentials(input.credentials), paymentId: input.paymentId, ttlSeconds: input.ttlSeconds ?? 0 },
+      this.deadlineMs,
+      this.slug,
+      'CreateTokenizationSession',
+    );
+    return { sessionId: response.sessionId, tokenizeUrl: response.tokenizeUrl, expiresAt: response.expiresAt };
+  }
+
+  async authenticate3ds(input: Authenticate3dsInput): Promise<Authenticate3dsOutput> {
+    const source = toProtoSource(input.card);
+    const response = await connectorCall(
+      this.client,
+      this.client.authenticate3Ds,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        idempotencyKey: input.idempotencyKey,
+        paymentId: input.paymentId,
+        ...(source?.$case === 'card' ? { card: source.card } : {}),
+        amount: input.amount,
+        currency: input.currency,
+        authenticationId: input.authenticationId ?? '',
+        browserJson: input.browser ? JSON.stringify(input.browser) : '',
+      },
+      this.deadlineMs,
+      this.slug,
+      'Authenticate3ds',
+    );
+    switch (response.status) {
+      case Authenticate3dsResponse_Status.AUTHENTICATED:
+        return { status: 'authenticated', authenticationId: response.authenticationId, eci: response.eci, cavv: response.cavv };
+      case Authenticate3dsResponse_Status.CHALLENGE_REQUIRED:
+        return { status: 'challenge_required', authenticationId: response.authenticationId, challengeUrl: response.challengeUrl };
+      case Authenticate3dsResponse_Status.FAILED:
+        return { status: 'failed', authenticationId: response.authenticationId };
+      default:
+        return { status: 'unavailable' };
+    }
+  }
+
+  /** Sandbox only (SandboxControl service on the same address); other adapters answer UNIMPLEMENTED. */
+  async simulateCharge(input: {
+    credentials: CreatePixChargeInput['credentials'];
+    acquirerPaymentId: string;
+    outcome: 'paid' | 'expired';
+  }): Promise<{ applied: boolean; charge: ChargeStatusOutput }> {
+    if (!this.address) throw new Error('simulateCharge needs a gateway created from an address');
+    this.control ??= createGrpcClient(SandboxControlClient, this.address);
+    const response = await connectorCall(
+      this.control,
+      this.control.simulateCharge,
+      {
+        credentials: toProtoCredentials(input.credentials),
+        acquirerPaymentId: input.acquirerPaymentId,
+        outcome: input.outcome === 'paid' ? SimulateChargeRequest_Outcome.PAID : SimulateChargeRequest_Outcome.EXPIRED,
+      },
+      this.deadlineMs,
+      this.slug,
+      'SimulateCharge',
+    );
+    return {
+      applied: response.applied,
+      charge: response.charge ? fromProtoChargeStatus(response.charge) : { status: 'not_found', paidAmount: 0, paidAt: null, rawCode: '' },
+    };
+  }
+
   private operation(rpc: string, response: OperationResponse): OperationOutput {
     if (response.outcome === Outcome.APPROVED) {
       return { status: 'approved', amount: response.amount, operationId: response.operationId, rawCode: response.rawCode };
@@ -302,5 +457,58 @@ function address(a: NonNullable<NonNullable<AuthorizeInput['customer']>['billing
     city: a.city ?? '',
     state: a.state ?? '',
     country: a.country ?? '',
+  };
+}
+
+function toProtoCustomer(c: AcquirerCustomer): ProtoCustomer {
+  return {
+    id: c.id ?? '',
+    name: c.name ?? '',
+    email: c.email ?? '',
+    document: c.document ?? '',
+    phone: c.phone ?? '',
+    birthDate: c.birthDate ?? '',
+    ...(c.billingAddress ? { billingAddress: address(c.billingAddress) } : {}),
+    ...(c.shippingAddress ? { shippingAddress: address(c.shippingAddress) } : {}),
+  };
+}
+
+const CHARGE_STATUSES: Partial<Record<ChargeStatus, DomainChargeStatus>> = {
+  [ChargeStatus.AWAITING_PAYMENT]: 'awaiting_payment',
+  [ChargeStatus.PAID]: 'paid',
+  [ChargeStatus.EXPIRED]: 'expired',
+  [ChargeStatus.CANCELED]: 'canceled',
+  [ChargeStatus.AUTHORIZED]: 'authorized',
+  [ChargeStatus.CAPTURED]: 'captured',
+  [ChargeStatus.VOIDED]: 'voided',
+  [ChargeStatus.DECLINED_CHARGE]: 'declined',
+  [ChargeStatus.NOT_FOUND]: 'not_found',
+};
+
+function chargeStatusOf(status: ChargeStatus): DomainChargeStatus {
+  const mapped = CHARGE_STATUSES[status];
+  if (!mapped) throw new ConnectorFailure('technical', `The connector answered an unrecognized charge status ${status}`);
+  return mapped;
+}
+
+function fromProtoCharge(response: ChargeResponse): ChargeOutput {
+  return {
+    acquirerPaymentId: response.acquirerPaymentId,
+    status: chargeStatusOf(response.status),
+    ...(response.pixQrCode ? { pix: { qrCode: response.pixQrCode } } : {}),
+    ...(response.digitableLine
+      ? { boleto: { digitableLine: response.digitableLine, barcode: response.barcode, pdfUrl: response.pdfUrl } }
+      : {}),
+    expiresAt: response.expiresAt || null,
+  };
+}
+
+function fromProtoChargeStatus(response: ChargeStatusResponse): ChargeStatusOutput {
+  return {
+    status: chargeStatusOf(response.status),
+    paidAmount: response.paidAmount,
+    paidAt: response.paidAt || null,
+    ...(response.references?.acquirerPaymentId ? { references: fromProtoReferences(response.references) } : {}),
+    rawCode: response.rawCode,
   };
 }

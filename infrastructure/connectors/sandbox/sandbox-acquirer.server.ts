@@ -365,19 +365,21 @@ export class SandboxAcquirer {
     simulateCharge: unaryHandler(async (request) => {
       const merchant = authenticate(request.credentials);
       const charge = this.ledger.charge(merchant.merchantId, request.acquirerPaymentId);
-      if (!charge) throw grpcError(status.NOT_FOUND, 'No such sandbox charge');
-      if (charge.status !== 'awaiting_payment') {
-        throw grpcError(status.FAILED_PRECONDITION, `The charge is ${charge.status}, not awaiting payment`);
+      if (!charge) {
+        return { applied: false, charge: { status: ChargeStatus.NOT_FOUND, paidAmount: 0, paidAt: '', rawCode: 'payment_not_found' } };
       }
+      if (request.outcome !== SimulateChargeRequest_Outcome.PAID && request.outcome !== SimulateChargeRequest_Outcome.EXPIRED) {
+        throw grpcError(status.INVALID_ARGUMENT, 'outcome must be PAID or EXPIRED');
+      }
+      const current = this.chargeStatus(charge); // also expires a charge whose deadline passed
+      if (charge.status !== 'awaiting_payment') return { applied: false, charge: current };
       if (request.outcome === SimulateChargeRequest_Outcome.PAID) {
         charge.status = 'paid';
         charge.paidAt = new Date().toISOString();
-      } else if (request.outcome === SimulateChargeRequest_Outcome.EXPIRED) {
-        charge.status = 'expired';
       } else {
-        throw grpcError(status.INVALID_ARGUMENT, 'outcome must be PAID or EXPIRED');
+        charge.status = 'expired';
       }
-      return this.chargeStatus(charge);
+      return { applied: true, charge: this.chargeStatus(charge) };
     }),
   };
 

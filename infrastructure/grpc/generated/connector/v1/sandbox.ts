@@ -76,6 +76,12 @@ export function simulateChargeRequest_OutcomeToJSON(object: SimulateChargeReques
   }
 }
 
+export interface SimulateChargeResponse {
+  /** false: the charge was not awaiting payment (or does not exist) and nothing changed. */
+  applied: boolean;
+  charge?: ChargeStatusResponse | undefined;
+}
+
 function createBaseSimulateChargeRequest(): SimulateChargeRequest {
   return { credentials: undefined, acquirerPaymentId: "", outcome: 0 };
 }
@@ -183,11 +189,98 @@ export const SimulateChargeRequest: MessageFns<SimulateChargeRequest> = {
   },
 };
 
+function createBaseSimulateChargeResponse(): SimulateChargeResponse {
+  return { applied: false, charge: undefined };
+}
+
+export const SimulateChargeResponse: MessageFns<SimulateChargeResponse> = {
+  encode(message: SimulateChargeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.applied !== false) {
+      writer.uint32(8).bool(message.applied);
+    }
+    if (message.charge !== undefined) {
+      ChargeStatusResponse.encode(message.charge, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimulateChargeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimulateChargeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.applied = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.charge = ChargeStatusResponse.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimulateChargeResponse {
+    return {
+      applied: isSet(object.applied) ? globalThis.Boolean(object.applied) : false,
+      charge: isSet(object.charge) ? ChargeStatusResponse.fromJSON(object.charge) : undefined,
+    };
+  },
+
+  toJSON(message: SimulateChargeResponse): unknown {
+    const obj: any = {};
+    if (message.applied !== false) {
+      obj.applied = message.applied;
+    }
+    if (message.charge !== undefined) {
+      obj.charge = ChargeStatusResponse.toJSON(message.charge);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SimulateChargeResponse>, I>>(base?: I): SimulateChargeResponse {
+    return SimulateChargeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SimulateChargeResponse>, I>>(object: I): SimulateChargeResponse {
+    const message = createBaseSimulateChargeResponse();
+    message.applied = object.applied ?? false;
+    message.charge = (object.charge !== undefined && object.charge !== null)
+      ? ChargeStatusResponse.fromPartial(object.charge)
+      : undefined;
+    return message;
+  },
+};
+
 export type SandboxControlService = typeof SandboxControlService;
 export const SandboxControlService = {
   /**
    * SimulateCharge settles (PAID) or expires (EXPIRED) a sandbox Pix or boleto charge awaiting payment.
-   * A charge that is not awaiting payment answers FAILED_PRECONDITION; an unknown one NOT_FOUND.
+   * A charge not awaiting payment (or unknown) is left alone: applied false with its current status.
    */
   simulateCharge: {
     path: "/connector.v1.SandboxControl/SimulateCharge" as const,
@@ -196,39 +289,39 @@ export const SandboxControlService = {
     requestSerialize: (value: SimulateChargeRequest): Buffer =>
       Buffer.from(SimulateChargeRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): SimulateChargeRequest => SimulateChargeRequest.decode(value),
-    responseSerialize: (value: ChargeStatusResponse): Buffer =>
-      Buffer.from(ChargeStatusResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ChargeStatusResponse => ChargeStatusResponse.decode(value),
+    responseSerialize: (value: SimulateChargeResponse): Buffer =>
+      Buffer.from(SimulateChargeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SimulateChargeResponse => SimulateChargeResponse.decode(value),
   },
 } as const;
 
 export interface SandboxControlServer extends UntypedServiceImplementation {
   /**
    * SimulateCharge settles (PAID) or expires (EXPIRED) a sandbox Pix or boleto charge awaiting payment.
-   * A charge that is not awaiting payment answers FAILED_PRECONDITION; an unknown one NOT_FOUND.
+   * A charge not awaiting payment (or unknown) is left alone: applied false with its current status.
    */
-  simulateCharge: handleUnaryCall<SimulateChargeRequest, ChargeStatusResponse>;
+  simulateCharge: handleUnaryCall<SimulateChargeRequest, SimulateChargeResponse>;
 }
 
 export interface SandboxControlClient extends Client {
   /**
    * SimulateCharge settles (PAID) or expires (EXPIRED) a sandbox Pix or boleto charge awaiting payment.
-   * A charge that is not awaiting payment answers FAILED_PRECONDITION; an unknown one NOT_FOUND.
+   * A charge not awaiting payment (or unknown) is left alone: applied false with its current status.
    */
   simulateCharge(
     request: SimulateChargeRequest,
-    callback: (error: ServiceError | null, response: ChargeStatusResponse) => void,
+    callback: (error: ServiceError | null, response: SimulateChargeResponse) => void,
   ): ClientUnaryCall;
   simulateCharge(
     request: SimulateChargeRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: ChargeStatusResponse) => void,
+    callback: (error: ServiceError | null, response: SimulateChargeResponse) => void,
   ): ClientUnaryCall;
   simulateCharge(
     request: SimulateChargeRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ChargeStatusResponse) => void,
+    callback: (error: ServiceError | null, response: SimulateChargeResponse) => void,
   ): ClientUnaryCall;
 }
 
