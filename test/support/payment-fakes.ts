@@ -1,0 +1,217 @@
+/**
+ * Hand-written fakes of the payment ports, for use-case unit tests with no I/O. The gateway is scripted per
+ * account: each authorize call takes the next scripted answer and records what it was asked.
+ */
+import { Customer } from '../../domain/customer/customer';
+import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
+import { Payment } from '../../domain/payment/payment';
+import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { Clock } from '../../domain/ports/clock';
+import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
+import type { IdGenerator } from '../../domain/ports/id-generator';
+import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
+import type { CustomerRepository, PaymentQueries, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { Transaction, Transactor } from '../../domain/ports/transactor';
+import { ConnectorFailure } from '../../domain/shared/connector-failure';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { PaymentDeps } from '../../application/payments/payment-deps';
+
+const TX = {} as Transaction;
+const key = (scope: TenantScope, id: string) => `${scope.organizationId}/${scope.environment}/${id}`;
+
+export class SteppingClock implements Clock {
+  constructor(public current = new Date('2026-03-01T12:00:00.000Z'), private readonly stepMs = 0) {}
+  now(): Date {
+    const value = new Date(this.current);
+    this.current = new Date(this.current.getTime() + this.stepMs);
+    return value;
+  }
+}
+
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+  next(prefix: string): string {
+    return `${prefix}${String(++this.n).padStart(4, '0')}`;
+  }
+}
+
+/** Counts transactions so tests can assert no connector call happens inside one. */
+export class FakeTransactor implements Transactor {
+  open = 0;
+  committed = 0;
+  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    this.open += 1;
+    try {
+      const result = await work(TX);
+      this.committed += 1;
+      return result;
+    } finally {
+      this.open -= 1;
+    }
+  }
+  async read<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return work(TX);
+  }
+}
+
+export class FakeOutbox implements EventOutbox {
+  readonly events: NewEvent[] = [];
+  async append(_tx: Transaction, events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    this.events.push(...events);
+    return [];
+  }
+  types(): string[] {
+    return this.events.map((e) => e.type);
+  }
+}
+
+export class InMemoryPayments implements PaymentRepository {
+  readonly rows = new Map<string, ReturnType<Payment['toPrimitives']>>();
+  readonly claims = new Map<string, string>();
+  async insert(_tx: Transaction, payment: Payment) {
+    const p = payment.toPrimitives();
+    this.rows.set(key(p, p.id), p);
+  }
+  async update(_tx: Transaction, payment: Payment) {
+    const p = payment.toPrimitives();
+    this.rows.set(key(p, p.id), p);
+  }
+  async find(_tx: Transaction, scope: TenantScope, id: string) {
+    const p = this.rows.get(key(scope, id));
+    return p ? Payment.fromPrimitives(p) : null;
+  }
+  async findByAttemptId(_tx: Transaction, attemptId: string) {
+    const p = [...this.rows.values()].find((r) => r.attempts.some((a) => a.id === attemptId));
+    return p ? Payment.fromPrimitives(p) : null;
+  }
+  async claimOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string) {
+    if (this.claims.has(key(scope, id))) return false;
+    this.claims.set(key(scope, id), operationId);
+    return true;
+  }
+  async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string) {
+    if (this.claims.get(key(scope, id)) === operationId) this.claims.delete(key(scope, id));
+  }
+}
+
+export class InMemoryCustomers implements CustomerRepository {
+  readonly rows = new Map<string, Customer>();
+  async insert(_tx: Transaction, c: Customer) {
+    const p = c.toPrimitives();
+    this.rows.set(key(p, p.id), Customer.fromPrimitives(p));
+  }
+  async update(tx: Transaction, c: Customer) {
+    await this.insert(tx, c);
+  }
+  async find(_tx: Transaction, scope: TenantScope, id: string) {
+    const c = this.rows.get(key(scope, id));
+    return c ? Customer.fromPrimitives(c.toPrimitives()) : null;
+  }
+  async list() {
+    return [...this.rows.values()];
+  }
+}
+
+export class InMemoryPaymentMethods implements SavedPaymentMethodRepository {
+  readonly rows = new Map<string, SavedPaymentMethod>();
+  async insert(_tx: Transaction, m: SavedPaymentMethod) {
+    const p = m.toPrimitives();
+    this.rows.set(key(p, p.id), SavedPaymentMethod.fromPrimitives(p));
+  }
+  async update(tx: Transaction, m: SavedPaymentMethod) {
+    await this.insert(tx, m);
+  }
+  async find(_tx: Transaction, scope: TenantScope, id: string) {
+    const m = this.rows.get(key(scope, id));
+    return m && !m.isDeleted ? SavedPaymentMethod.fromPrimitives(m.toPrimitives()) : null;
+  }
+  async listForCustomer(_tx: Transaction, _scope: TenantScope, customerId: string) {
+    return [...this.rows.values()].filter((m) => m.customerId === customerId && !m.isDeleted);
+  }
+}
+
+export class CountingUsage implements ProductionUsage {
+  readonly counted: string[] = [];
+  async countLivePayment(_tx: Transaction, _org: string, paymentId: string) {
+    this.counted.push(paymentId);
+    return this.counted.length;
+  }
+  async livePaymentsSince() {
+    return this.counted.length;
+  }
+}
+
+export type ScriptedAnswer = AuthorizeOutput | 'timeout' | 'technical';
+
+/** One scripted acquirer per account; records calls and whether a transaction was open during them. */
+export class ScriptedConnectors implements PaymentConnectors {
+  readonly calls: Array<{ accountId: string; input: AuthorizeInput; insideTransaction: boolean }> = [];
+  readonly operations: Array<{ accountId: string; kind: string; amount?: number; idempotencyKey: string }> = [];
+  private readonly scripts = new Map<string, ScriptedAnswer[]>();
+
+  constructor(readonly list: PaymentConnectorAccount[], private readonly transactor: FakeTransactor) {}
+
+  script(accountId: string, ...answers: ScriptedAnswer[]): this {
+    this.scripts.set(accountId, answers);
+    return this;
+  }
+
+  async accounts() {
+    return this.list;
+  }
+
+  async open(_scope: TenantScope, accountId: string) {
+    const account = this.list.find((a) => a.id === accountId);
+    if (!account) return null;
+    const op = (kind: string) => async (input: { idempotencyKey: string; amount?: number }): Promise<OperationOutput> => {
+      this.operations.push({ accountId, kind, ...(input.amount !== undefined ? { amount: input.amount } : {}), idempotencyKey: input.idempotencyKey });
+      return { status: 'approved', amount: input.amount ?? 0, operationId: `acq_${kind}_${this.operations.length}`, rawCode: '00' };
+    };
+    const gateway = {
+      authorize: async (input: AuthorizeInput) => {
+        this.calls.push({ accountId, input, insideTransaction: this.transactor.open > 0 });
+        const answer = this.scripts.get(accountId)?.shift() ?? approved();
+        if (answer === 'timeout') throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
+        if (answer === 'technical') throw new ConnectorFailure('technical', 'connection refused', { nothingSent: true });
+        return answer;
+      },
+      capture: op('capture'),
+      void: op('void'),
+      refund: op('refund'),
+    } as unknown as AcquirerGateway;
+    return { account, gateway, credentials: { values: { apiKey: 'k' }, config: {} } };
+  }
+}
+
+export function approved(fraudReviewPending = false): AuthorizeOutput {
+  return { status: 'approved', rawCode: '00', message: 'ok', references: { nsu: '1', tid: 'T', authorizationCode: 'A', acquirerPaymentId: 'acq_1' }, fraudReviewPending, capturedAmount: 0 };
+}
+
+export function declined(rawCode: string): AuthorizeOutput {
+  return { status: 'declined', rawCode, message: 'declined' };
+}
+
+export function account(id: string, costBasisPoints: number, overrides: Partial<PaymentConnectorAccount> = {}): PaymentConnectorAccount {
+  return { id, name: id, connectorSlug: 'sandbox', enabled: true, capabilities: ['card'], costBasisPoints, createdAt: '2026-01-01T00:00:00.000Z', ...overrides };
+}
+
+export function paymentDeps(accounts: PaymentConnectorAccount[], clock: Clock = new SteppingClock()) {
+  const transactor = new FakeTransactor();
+  const connectors = new ScriptedConnectors(accounts, transactor);
+  const outbox = new FakeOutbox();
+  const payments = new InMemoryPayments();
+  const usage = new CountingUsage();
+  const deps: PaymentDeps = {
+    transactor,
+    outbox,
+    clock,
+    ids: new SequentialIds(),
+    payments,
+    queries: {} as PaymentQueries,
+    customers: new InMemoryCustomers(),
+    paymentMethods: new InMemoryPaymentMethods(),
+    connectors,
+    usage,
+  };
+  return { deps, transactor, connectors, outbox, payments, usage };
+}

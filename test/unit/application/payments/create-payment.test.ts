@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { CreatePayment } from '../../../../application/payments/create-payment';
+import { CapturePayment } from '../../../../application/payments/capture-payment';
+import { RefundPayment } from '../../../../application/payments/refund-payment';
+import { VoidPayment } from '../../../../application/payments/void-payment';
+import { DomainError } from '../../../../domain/shared/domain-error';
+import { SteppingClock, account, approved, declined, paymentDeps } from '../../../support/payment-fakes';
+
+const sandbox = { organizationId: 'org_1', environment: 'sandbox' as const };
+const live = { organizationId: 'org_1', environment: 'live' as const };
+const card = { token: 'tok_sandbox_any', brand: 'visa', last4: '1111' };
+
+describe('CreatePayment (direct routing pipeline)', () => {
+  it('tries accounts cheapest first and falls back on timeout and technical failure, one attempt each', async () => {
+    const { deps, connectors, outbox } = paymentDeps([account('ca_c', 300), account('ca_a', 100), account('ca_b', 200)], new SteppingClock(undefined, 5));
+    connectors.script('ca_a', 'timeout').script('ca_b', 'technical').script('ca_c', approved());
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card });
+    expect(connectors.calls.map((c) => c.accountId)).to.deep.equal(['ca_a', 'ca_b', 'ca_c']);
+    expect(result.status).to.equal('captured');
+    expect(result.connectorAccountId).to.equal('ca_c');
+    expect(result.attempts.map((a) => [a.connectorAccountId, a.outcome, a.classification])).to.deep.equal([
+      ['ca_a', 'timeout', 'TIMEOUT'],
+      ['ca_b', 'technical_failure', 'TECHNICAL_FAILURE'],
+      ['ca_c', 'approved', 'APPROVED'],
+    ]);
+    expect(result.attempts.every((a) => a.latencyMs > 0)).to.equal(true);
+    expect(outbox.types()).to.deep.equal(['payment.captured']);
+  });
+
+  it('never calls a connector inside a transaction, and uses the attempt id as idempotency key', async () => {
+    const { deps, connectors } = paymentDeps([account('ca_a', 100), account('ca_b', 200)]);
+    connectors.script('ca_a', 'timeout');
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card });
+    expect(connectors.calls.every((c) => !c.insideTransaction)).to.equal(true);
+    expect(connectors.calls.map((c) => c.input.idempotencyKey)).to.deep.equal(result.attempts.map((a) => a.id));
+    expect(new Set(result.attempts.map((a) => a.id)).size).to.equal(2);
+  });
+
+  it('an issuer decline ends routing: failed with decline, payment.failed', async () => {
+    const { deps, connectors, outbox } = paymentDeps([account('ca_a', 100), account('ca_b', 200)]);
+    connectors.script('ca_a', declined('51'));
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card });
+    expect(connectors.calls).to.have.length(1);
+    expect(result.status).to.equal('failed');
+    expect(result.decline).to.include({ reason: 'INSUFFICIENT_FUNDS', reversibility: 'REVERSIBLE', rawCode: '51' });
+    expect(outbox.types()).to.deep.equal(['payment.failed']);
+  });
+
+  it('every account failing technically fails the payment with connector_unavailable', async () => {
+    const { deps, connectors } = paymentDeps([account('ca_a', 100)]);
+    connectors.script('ca_a', 'technical');
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card });
+    expect(result.status).to.equal('failed');
+    expect(result.error).to.include({ code: 'connector_unavailable', stage: 'authorization' });
+    expect(result.error!.connectorAccount).to.deep.equal({ id: 'ca_a', name: 'ca_a' });
+  });
+
+  it('splits with no split-capable account: failed with split_not_supported, nothing sent', async () => {
+    const { deps, connectors, outbox } = paymentDeps([account('ca_a', 100)]);
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card, splits: [{ recipientId: 'rcp_1', type: 'percentage', value: 5000 }] });
+    expect(connectors.calls).to.have.length(0);
+    expect(result.status).to.equal('failed');
+    expect(result.error!.code).to.equal('split_not_supported');
+    expect(outbox.events[0]!.type).to.equal('payment.failed');
+    expect((outbox.events[0]!.object as any).error.code).to.equal('split_not_supported');
+  });
+
+  it('split amounts: percentage in basis points of the amount; shares above the amount are refused', async () => {
+    const { deps } = paymentDeps([account('ca_a', 100, { capabilities: ['card', 'split'] })]);
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1001, card, splits: [{ recipientId: 'rcp_1', type: 'percentage', value: 5000 }, { recipientId: 'rcp_2', type: 'fixed', value: 100 }] });
+    expect(result.splits.map((s) => s.amount)).to.deep.equal([500, 100]);
+    await new CreatePayment(deps)
+      .execute({ scope: sandbox, amount: 100, card, splits: [{ recipientId: 'rcp_1', type: 'fixed', value: 101 }] })
+      .then(() => expect.fail('should refuse'), (e: DomainError) => expect(e.meta.param).to.equal('body.splits'));
+  });
+
+  it('counts live payments (declined too) toward the production allowance, never sandbox ones', async () => {
+    const { deps, connectors, usage } = paymentDeps([account('ca_a', 100)]);
+    connectors.script('ca_a', approved(), declined('05'), approved());
+    const create = new CreatePayment(deps);
+    await create.execute({ scope: sandbox, amount: 1000, card });
+    const a = await create.execute({ scope: live, amount: 1000, card });
+    const b = await create.execute({ scope: live, amount: 1000, card });
+    expect(usage.counted).to.deep.equal([a.id, b.id]);
+    expect(a.status).to.equal('failed');
+  });
+
+  it('manual capture stays authorized; acquirer fraud review holds automatic capture as authorized', async () => {
+    const { deps, connectors } = paymentDeps([account('ca_a', 100)]);
+    connectors.script('ca_a', approved(), approved(true));
+    const create = new CreatePayment(deps);
+    expect((await create.execute({ scope: sandbox, amount: 1000, card, captureMethod: 'manual' })).status).to.equal('authorized');
+    const held = await create.execute({ scope: sandbox, amount: 1000, card });
+    expect(held.status).to.equal('authorized');
+    expect(held.fraudReview!.status).to.equal('pending');
+    expect(held.attempts[0]!.outcome).to.equal('fraud_review');
+  });
+
+  it('refuses an unknown customer or payment method as resource_missing', async () => {
+    const { deps } = paymentDeps([account('ca_a', 100)]);
+    const create = new CreatePayment(deps);
+    await create.execute({ scope: sandbox, amount: 1000, card, customerId: 'cus_x' }).then(
+      () => expect.fail('should refuse'),
+      (e: DomainError) => expect([e.code, e.meta.param]).to.deep.equal(['resource_missing', 'body.customerId']),
+    );
+    await create.execute({ scope: sandbox, amount: 1000, paymentMethodId: 'pm_x' }).then(
+      () => expect.fail('should refuse'),
+      (e: DomainError) => expect([e.code, e.meta.param]).to.deep.equal(['resource_missing', 'body.paymentMethodId']),
+    );
+  });
+});
+
+describe('capture, void and refund pipeline', () => {
+  async function authorized() {
+    const setup = paymentDeps([account('ca_a', 100)]);
+    const created = await new CreatePayment(setup.deps).execute({ scope: sandbox, amount: 10_000, card, captureMethod: 'manual' });
+    return { ...setup, id: created.id };
+  }
+
+  it('capture calls the authorizing account outside any transaction with the operation id, then records the events', async () => {
+    const { deps, connectors, outbox, id } = await authorized();
+    const result = await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id, amount: 4_000 });
+    expect(result).to.include({ status: 'captured', capturedAmount: 4_000 });
+    expect(connectors.operations).to.deep.equal([{ accountId: 'ca_a', kind: 'capture', amount: 4_000, idempotencyKey: connectors.operations[0]!.idempotencyKey }]);
+    expect(connectors.operations[0]!.idempotencyKey).to.match(/^op_/);
+    expect(outbox.types()).to.deep.equal(['payment.authorized', 'payment.captured']);
+  });
+
+  it('a refused rule never reaches the acquirer and leaves no claim behind', async () => {
+    const { deps, connectors, payments, id } = await authorized();
+    await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id, amount: 10_001 }).then(
+      () => expect.fail('should refuse'),
+      (e: DomainError) => expect(e.code).to.equal('amount_exceeds_available'),
+    );
+    expect(connectors.operations).to.have.length(0);
+    expect(payments.claims.size).to.equal(0);
+  });
+
+  it('a concurrent operation in flight is refused with invalid_state', async () => {
+    const { deps, payments, id } = await authorized();
+    payments.claims.set(`org_1/sandbox/${id}`, 'op_other');
+    await new VoidPayment(deps).execute({ scope: sandbox, paymentId: id }).then(
+      () => expect.fail('should refuse'),
+      (e: DomainError) => expect([e.code, e.meta.reason]).to.deep.equal(['invalid_state', 'operation_in_progress']),
+    );
+  });
+
+  it('refunds go to the acquirer for the amount asked, then full', async () => {
+    const { deps, connectors, outbox, id } = await authorized();
+    await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id });
+    await new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 2_500 });
+    const full = await new RefundPayment(deps).execute({ scope: sandbox, paymentId: id });
+    expect(connectors.operations.filter((o) => o.kind === 'refund').map((o) => o.amount)).to.deep.equal([2_500, 7_500]);
+    expect(full).to.include({ refundStatus: 'full', refundedAmount: 10_000, status: 'captured' });
+    expect(outbox.types().slice(-2)).to.deep.equal(['payment.partially_refunded', 'payment.refunded']);
+  });
+});
