@@ -466,6 +466,22 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     });
   });
 
+  describe('card testing (contract.md 7)', () => {
+    it('after 10 declined card payments from one clientIp, new card payments from it are refused with 403', async () => {
+      const m = await service.merchant('Card testing');
+      await createAccount(m.sandbox, 'main', 100);
+      for (let i = 0; i < 10; i++) {
+        const r = await m.sandbox.post('/v1/payments', { amount: 100 + i, card: card('insufficient_funds'), clientIp: '203.0.113.9' });
+        expect(r.status).to.equal(201);
+      }
+      const blocked = await m.sandbox.post('/v1/payments', { amount: 100, card: card(), clientIp: '203.0.113.9' });
+      expect(blocked.status).to.equal(403);
+      expect(blocked.body.error.code).to.equal('blocked_by_security_policy');
+      const other = await m.sandbox.post('/v1/payments', { amount: 100, card: card(), clientIp: '203.0.113.10' });
+      expect(other.body.status).to.equal('captured');
+    });
+  });
+
   describe('production allowance and health', () => {
     it('live payments count toward the production allowance, declined ones too; sandbox never', async () => {
       const count = async () => {
