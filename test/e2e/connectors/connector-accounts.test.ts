@@ -56,6 +56,16 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
     });
   });
 
+  describe('health', () => {
+    it('GET /health lists the loaded connectors; /health/ready checks each adapter over gRPC health', async () => {
+      const info = await service.client().get('/health');
+      expect(info.status).to.equal(200);
+      expect(info.body.connectors.map((c: { slug: string }) => c.slug)).to.include.members(['sandbox', 'sandbox-antifraud']);
+      const ready = await service.client().get('/health/ready');
+      expect(ready.body.checks).to.include({ 'connector:sandbox': 'up', 'connector:sandbox-antifraud': 'up' });
+    });
+  });
+
   describe('POST /v1/connector-accounts', () => {
     it('creates an account whose reads never carry credentials: only filled flags and masked previews of non-secret fields', async () => {
       const response = await createSandboxAccount(merchant, { costBasisPoints: 150 });
