@@ -87,6 +87,8 @@ export class WebhookDeliveryDispatcher {
       return this.ticking;
     }
     this.ticking = (async () => {
+      // Yield first: if the body finished synchronously, `finally` would clear `ticking` before it is assigned.
+      await Promise.resolve();
       try {
         do {
           this.again = false;

@@ -106,7 +106,7 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     const em = entityManager(tx);
     const rows = await em.execute<DeliveryRow[]>(
       `select ${DELIVERY_COLUMNS} from webhook_deliveries where id = ? and endpoint_id = ? and organization_id = ? and environment = ?
-        ${options.forUpdate ? 'for update' : ''}`,
+        ${options.forUpdate ? 'for no key update' : ''}`,
       [id, endpointId, scope.organizationId, scope.environment],
     );
     if (!rows[0]) return null;
@@ -115,7 +115,7 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
 
   async findById(tx: Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookDelivery | null> {
     const rows = await entityManager(tx).execute<DeliveryRow[]>(
-      `select ${DELIVERY_COLUMNS} from webhook_deliveries where id = ? ${options.forUpdate ? 'for update' : ''}`,
+      `select ${DELIVERY_COLUMNS} from webhook_deliveries where id = ? ${options.forUpdate ? 'for no key update' : ''}`,
       [id],
     );
     return rows[0] ? deliveryFromRow(rows[0]) : null;

@@ -101,7 +101,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean; includeDeleted?: boolean } = {}): Promise<WebhookEndpoint | null> {
     const rows = await entityManager(tx).execute<EndpointRow[]>(
       `select ${COLUMNS} from webhook_endpoints where id = ? and organization_id = ? and environment = ?
-         ${options.includeDeleted ? '' : 'and deleted_at is null'} ${options.forUpdate ? 'for update' : ''}`,
+         ${options.includeDeleted ? '' : 'and deleted_at is null'} ${options.forUpdate ? 'for no key update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ? endpointFromRow(rows[0]) : null;
@@ -109,7 +109,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
 
   async findById(tx: Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookEndpoint | null> {
     const rows = await entityManager(tx).execute<EndpointRow[]>(
-      `select ${COLUMNS} from webhook_endpoints where id = ? ${options.forUpdate ? 'for update' : ''}`,
+      `select ${COLUMNS} from webhook_endpoints where id = ? ${options.forUpdate ? 'for no key update' : ''}`,
       [id],
     );
     return rows[0] ? endpointFromRow(rows[0]) : null;
