@@ -4,7 +4,7 @@ import {
   summarizeHealth,
   type CallOutcome,
   type CallRecord,
-} from '../../../domain/connector-account/connector-account-health';
+} from '../../../../domain/connector-account/connector-account-health';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 12, minute));
 const calls = (...outcomes: CallOutcome[]): CallRecord[] =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ConnectorAccount, assertConnectorAllowed, isSandboxConnector } from '../../../domain/connector-account/connector-account';
-import { DomainError } from '../../../domain/shared/domain-error';
+import { ConnectorAccount, assertConnectorAllowed, isSandboxConnector } from '../../../../domain/connector-account/connector-account';
+import { DomainError } from '../../../../domain/shared/domain-error';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const account = () =>

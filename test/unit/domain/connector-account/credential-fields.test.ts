@@ -4,7 +4,7 @@ import {
   maskedPreview,
   mergeConfig,
   mergeCredentials,
-} from '../../../domain/connector-account/credential-fields';
+} from '../../../../domain/connector-account/credential-fields';
 
 const SCHEMA = {
   type: 'object' as const,
