@@ -13,8 +13,12 @@ import { HttpError } from '../http/errors';
 import type { RateLimiter } from '../http/rate-limiter';
 import { defineRoute, type ApiRequest, type RateLimitRule, type RouteDefinition } from '../http/route';
 import {
+  challengeResponse,
   challengeSchema,
   changePasswordSchema,
+  setupResponse,
+  tokenPairResponse,
+  verifyResponse,
   createAccountSchema,
   forgotPasswordSchema,
   loginSchema,
@@ -135,6 +139,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/login', operationId: 'login', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'E-mail and password; returns a second-factor challenge, never session tokens',
       body: loginSchema,
+      response: challengeResponse,
       rateLimits: [
         perAddress('auth-login-ip', limits.loginPerAddress),
         { name: 'auth-login-account', points: limits.loginPerAccount, durationSeconds: window, key: emailKey },
@@ -158,6 +163,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/mfa/setup', operationId: 'mfaSetup', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Enroll an authenticator: a manual key, an otpauth URL and a locally generated QR code',
       body: challengeSchema,
+      response: setupResponse,
       rateLimits: [perAddress('auth-mfa-setup-ip', 100)],
       handler: async ({ body }) => ({ body: await deps.mfa.setup(body.challengeToken) }),
     }),
@@ -165,6 +171,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/mfa/verify', operationId: 'mfaVerify', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Confirm a TOTP code or a recovery code; returns tokens, or a new enrollment challenge after a recovery code',
       body: verifySchema,
+      response: verifyResponse,
       rateLimits: [perAddress('auth-verify-ip', limits.verifyPerAddress)],
       handler: async ({ body }) => {
         const subject = await deps.mfa.subject(body.challengeToken);
@@ -178,6 +185,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/refresh', operationId: 'refreshSession', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'New token pair; the refresh token is rotated on every use and a reused one ends the session',
       body: refreshSchema,
+      response: tokenPairResponse,
       rateLimits: [perAddress('auth-refresh-ip', 300)],
       handler: async ({ body }) => ({ body: tokensBody(await deps.sessions.refresh(body.refreshToken)) }),
     }),
@@ -230,6 +238,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/switch-account', operationId: 'switchAccount', tag: TAG, auth: 'session', successStatus: 201,
       summary: 'Tokens for another reachable account, with the role held there',
       body: switchAccountSchema,
+      response: tokenPairResponse,
       handler: async ({ principal, body }) => {
         const session = sessionOf(principal);
         return { body: tokensBody(await deps.accounts.switchAccount(session.userId, body.organizationId)) };
