@@ -11,6 +11,7 @@ function toAccount(a: DirectoryAccount): PaymentConnectorAccount {
     capabilities: a.capabilities,
     costBasisPoints: a.costBasisPoints,
     createdAt: a.createdAt,
+    config: a.config,
   };
 }
 

@@ -9,6 +9,7 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.refunded',
   'payment.partially_refunded',
   'payment.fraud_review_resolved',
+  'payment.authorization_expiring',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 

@@ -27,6 +27,8 @@ export type FraudReviewStatus = 'pending' | 'accepted' | 'rejected' | 'merchant_
 export type ExpiryAction = 'notify' | 'capture' | 'void';
 
 export const MAX_PAYMENT_AMOUNT = 9_999_999_999;
+/** payment.authorization_expiring goes out this long before the capture deadline (spec, payload rule 5). */
+export const EXPIRY_NOTICE_MS = 24 * 60 * 60 * 1000;
 
 /** What may be kept about a card: never the number nor the CVV. */
 export interface CardSummary {
@@ -155,6 +157,8 @@ export interface PaymentPrimitives {
   flowId: string | null;
   authorizationExpiresAt: string | null;
   expiryAction: ExpiryAction | null;
+  /** When payment.authorization_expiring was emitted (once per authorization). */
+  expiryNoticeAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -194,7 +198,7 @@ export function authorizationCaptureDeadline(brand: string | null | undefined, a
 }
 
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
-const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations']);
+const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'expiryNoticeAt']);
 
 function clone<T>(value: T): T {
   return structuredClone(value);
@@ -269,13 +273,14 @@ export class Payment {
       flowId: input.flowId ?? null,
       authorizationExpiresAt: null,
       expiryAction: null,
+      expiryNoticeAt: null,
       createdAt: now,
       updatedAt: now,
     });
   }
 
   static fromPrimitives(primitives: PaymentPrimitives): Payment {
-    return new Payment(clone(primitives));
+    return new Payment({ ...clone(primitives), expiryNoticeAt: primitives.expiryNoticeAt ?? null });
   }
 
   toPrimitives(): PaymentPrimitives {
@@ -510,6 +515,31 @@ export class Payment {
     });
     this.record(this.state.refundStatus === 'full' ? 'payment.refunded' : 'payment.partially_refunded');
     return clone(operation);
+  }
+
+  // ---- pre-authorization expiry ------------------------------------------------------------------------------
+
+  /** The notice is due 24 hours before the capture deadline of an authorized, uncaptured pre-authorization. */
+  isExpiryNoticeDue(now: Date): boolean {
+    const s = this.state;
+    if (s.status !== 'authorized' || !s.authorizationExpiresAt || s.expiryNoticeAt || s.capturedAmount > 0) return false;
+    const deadline = Date.parse(s.authorizationExpiresAt);
+    return now.getTime() >= deadline - EXPIRY_NOTICE_MS && now.getTime() <= deadline;
+  }
+
+  /**
+   * Emits payment.authorization_expiring once, with the action that will follow (notify only warns; capture and
+   * void are then carried out by the caller through the normal capture/void operations).
+   */
+  noticeAuthorizationExpiring(input: { now: Date; expiryAction: ExpiryAction }): void {
+    if (!this.isExpiryNoticeDue(input.now)) {
+      throw new InvalidStateError('payment', this.state.status, 'authorization_expiring_notify');
+    }
+    this.change('authorization_expiring_notify', input.now, (s) => {
+      s.expiryNoticeAt = input.now.toISOString();
+      s.expiryAction = input.expiryAction;
+    });
+    this.record('payment.authorization_expiring');
   }
 
   // ---- acquirer fraud review ----------------------------------------------------------------------------------

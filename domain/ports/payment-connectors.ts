@@ -5,6 +5,8 @@ import type { ConnectorCredentials } from './connector-description';
 
 export interface PaymentConnectorAccount extends RoutableAccount {
   readonly name: string;
+  /** The account's connector configuration (e.g. `preAuthorizationExpiryAction`: notify | capture | void). */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 /**

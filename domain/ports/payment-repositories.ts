@@ -21,6 +21,11 @@ export interface PaymentRepository {
    * connector reports name the attempt (their idempotency key), not the tenant.
    */
   findByAttemptId(tx: Transaction, attemptId: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
+  /**
+   * Authorized, uncaptured payments whose capture deadline falls before `deadlineBefore` and that got no expiry
+   * notice yet, oldest deadline first, whatever their tenant (a worker's scan; each is then locked by `find`).
+   */
+  findExpiringAuthorizations(tx: Transaction, deadlineBefore: Date, limit: number): Promise<Payment[]>;
 }
 
 export interface PaymentListQuery {

@@ -10,6 +10,7 @@ import { CreatePayment } from '../../application/payments/create-payment';
 import { DirectoryPaymentConnectors } from '../../application/payments/directory-payment-connectors';
 import { GetPayment } from '../../application/payments/get-payment';
 import { ListPayments } from '../../application/payments/list-payments';
+import { NotifyExpiringAuthorizations } from '../../application/payments/notify-expiring-authorizations';
 import type { PaymentDeps } from '../../application/payments/payment-deps';
 import { PaymentSummary } from '../../application/payments/payment-summary';
 import { RefundPayment } from '../../application/payments/refund-payment';
@@ -35,6 +36,8 @@ export interface PaymentsModuleOptions {
    * given its address as CORE_NOTIFICATIONS_ADDRESS. Default: env CORE_NOTIFICATIONS_PORT, else not served.
    */
   readonly coreNotificationsPort?: number;
+  /** How often the worker looks for pre-authorizations near their capture deadline (default 60 s). */
+  readonly expiryScanIntervalMs?: number;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
@@ -62,12 +65,33 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     core.services.provide('paymentUsage', deps.usage);
     const fraudDecisions = new ResolveFraudDecision(deps);
     core.services.provide('fraudDecisions', fraudDecisions);
+    const expiry = new NotifyExpiringAuthorizations(deps);
+    core.services.provide('authorizationExpiry', expiry);
+    const expiryWorker: BackgroundWorker = {
+      name: 'authorization-expiry',
+      async start() {
+        let running = false;
+        const timer = setInterval(() => {
+          if (running) return;
+          running = true;
+          expiry
+            .run()
+            .catch((error) => core.logger.error({ err: error }, 'authorization expiry scan failed'))
+            .finally(() => {
+              running = false;
+            });
+        }, options.expiryScanIntervalMs ?? 60_000);
+        timer.unref();
+        return { stop: async () => clearInterval(timer) };
+      },
+    };
     const envPort = process.env['CORE_NOTIFICATIONS_PORT'];
     const notificationsPort = options.coreNotificationsPort ?? (envPort ? Number(envPort) : undefined);
     const workers: BackgroundWorker[] =
       notificationsPort === undefined
-        ? []
+        ? [expiryWorker]
         : [
+            expiryWorker,
             {
               name: 'core-notifications',
               async start() {

@@ -58,6 +58,19 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
   }
 
+  async findExpiringAuthorizations(tx: Transaction, deadlineBefore: Date, limit: number): Promise<Payment[]> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from payments
+        where status = 'authorized' and captured_amount = 0
+          and doc->>'authorizationExpiresAt' is not null and doc->>'expiryNoticeAt' is null
+          and (doc->>'authorizationExpiresAt')::timestamptz <= ?
+        order by (doc->>'authorizationExpiresAt')::timestamptz
+        limit ?`,
+      [deadlineBefore, limit],
+    );
+    return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
+  }
+
   async claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
       `update payments set operation_claim_id = ?, operation_claim_until = ?

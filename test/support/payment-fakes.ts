@@ -84,6 +84,12 @@ export class InMemoryPayments implements PaymentRepository {
     const p = [...this.rows.values()].find((r) => r.attempts.some((a) => a.id === attemptId));
     return p ? Payment.fromPrimitives(p) : null;
   }
+  async findExpiringAuthorizations(_tx: Transaction, deadlineBefore: Date, limit: number) {
+    return [...this.rows.values()]
+      .filter((p) => p.status === 'authorized' && p.authorizationExpiresAt && !p.expiryNoticeAt && Date.parse(p.authorizationExpiresAt) <= deadlineBefore.getTime())
+      .slice(0, limit)
+      .map((p) => Payment.fromPrimitives(p));
+  }
   async claimOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string) {
     if (this.claims.has(key(scope, id))) return false;
     this.claims.set(key(scope, id), operationId);

@@ -322,3 +322,30 @@ describe('Payment aggregate', () => {
     expect(copy.refundedAmount).to.equal(1);
   });
 });
+
+describe('Payment pre-authorization expiry notice', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const at = (ms: number) => new Date(T0.getTime() + ms);
+
+  it('is due from 24 hours before the deadline, once, and emits payment.authorization_expiring', () => {
+    const p = authorizedPayment();
+    expect(p.isExpiryNoticeDue(at(14 * DAY_MS - 1))).to.equal(false);
+    expect(p.isExpiryNoticeDue(at(14 * DAY_MS))).to.equal(true);
+    p.noticeAuthorizationExpiring({ now: at(14 * DAY_MS), expiryAction: 'notify' });
+    expect(p.status).to.equal('authorized');
+    const [event] = p.pullEvents();
+    expect(event!.type).to.equal('payment.authorization_expiring');
+    expect(event!.payment).to.include({ status: 'authorized', expiryAction: 'notify', authorizationExpiresAt: at(15 * DAY_MS).toISOString() });
+    expect(event!.previousAttributes).to.not.have.property('expiryNoticeAt');
+    expect(p.isExpiryNoticeDue(at(14 * DAY_MS + 1))).to.equal(false);
+    expect(() => p.noticeAuthorizationExpiring({ now: at(14 * DAY_MS + 1), expiryAction: 'notify' })).to.throw(DomainError);
+  });
+
+  it('is never due for captured, automatic or expired authorizations', () => {
+    expect(capturedPayment().isExpiryNoticeDue(at(14 * DAY_MS))).to.equal(false);
+    expect(authorizedPayment().isExpiryNoticeDue(at(15 * DAY_MS + 1))).to.equal(false);
+    const partial = authorizedPayment();
+    partial.capture({ operationId: 'c', amount: 1, now: T0 });
+    expect(partial.isExpiryNoticeDue(at(14 * DAY_MS))).to.equal(false);
+  });
+});

@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { ManualClock } from '../../../infrastructure/clock/system-clock';
+import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
+import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { paymentsModule } from '../../../infrastructure/main/payments.module';
+import type { NotifyExpiringAuthorizations } from '../../../application/payments/notify-expiring-authorizations';
+
+const DAY = 24 * 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+
+describe('pre-authorization expiry (payment.authorization_expiring, payment_not_capturable)', function () {
+  this.timeout(60_000);
+  const clock = new ManualClock(new Date('2026-05-04T10:00:00.000Z'));
+  let service: TestService;
+  let merchant: Merchant;
+  let expiry: NotifyExpiringAuthorizations;
+
+  const events = async (id: string) => {
+    const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
+      'select type, data from events where object_id = ? order by sequence',
+      [id],
+    );
+    return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
+  };
+
+  before(async () => {
+    service = await startTestService({
+      transport: 'in-process',
+      clock,
+      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ expiryScanIntervalMs: 3_600_000 })],
+    });
+    expiry = service.core.services.get<NotifyExpiringAuthorizations>('authorizationExpiry');
+    merchant = await service.merchant('Expiry');
+    const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' }, costBasisPoints: 100 });
+    expect(account.status).to.equal(201);
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  it('deadline is 15 days (7 for Mastercard); the notice goes out once, 24 hours before; capture after the deadline is 409', async () => {
+    const created = clock.now();
+    const visa = await merchant.sandbox.post('/v1/payments', { amount: 9_000, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });
+    expect(visa.body.status).to.equal('authorized');
+    expect(visa.body.authorizationExpiresAt).to.equal(new Date(created.getTime() + 15 * DAY).toISOString());
+    const master = await merchant.sandbox.post('/v1/payments', { amount: 9_000, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'mastercard', last4: '4444' } });
+    expect(master.body.authorizationExpiresAt).to.equal(new Date(created.getTime() + 7 * DAY).toISOString());
+
+    clock.advance(6 * DAY - MINUTE);
+    expect(await expiry.run()).to.equal(0);
+    clock.advance(2 * MINUTE);
+    expect(await expiry.run()).to.equal(1);
+    const masterEvents = await events(master.body.id);
+    expect(masterEvents.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.authorization_expiring']);
+    expect(masterEvents[1]!.data.object).to.include({ status: 'authorized', expiryAction: 'notify', authorizationExpiresAt: master.body.authorizationExpiresAt });
+    expect(await expiry.run()).to.equal(0);
+
+    clock.advance(8 * DAY);
+    expect(await expiry.run()).to.equal(1);
+    expect((await events(visa.body.id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.authorization_expiring']);
+
+    const stillOk = await merchant.sandbox.post(`/v1/payments/${visa.body.id}/capture`, { amount: 1_000 });
+    expect(stillOk.status, JSON.stringify(stillOk.body)).to.equal(201);
+
+    clock.advance(2 * DAY);
+    const late = await merchant.sandbox.post(`/v1/payments/${master.body.id}/capture`, {});
+    expect(late.status).to.equal(409);
+    expect(late.body.error.code).to.equal('payment_not_capturable');
+    const view = await merchant.sandbox.get(`/v1/payments/${master.body.id}`);
+    expect(view.body.allowedActions).to.deep.equal(['void']);
+  });
+});
