@@ -3,6 +3,7 @@ import {
   applyChallengeTrigger,
   assertChallengeUsable,
   hashChallengeToken,
+  isChallengeExpired,
   proposeAuthenticator,
   recordChallengeFailure,
   restartForEnrollment,
@@ -41,8 +42,11 @@ export class MfaChallenge {
 
   async status(challengeToken: string): Promise<MfaStatusResult> {
     const challenge = await this.deps.transactor.read((tx) => this.deps.challenges.findByTokenHash(tx, hashChallengeToken(challengeToken)));
-    const usable = assertChallengeUsable(challenge, this.deps.clock.now());
-    return { stage: usable.stage, expiresAt: usable.expiresAt };
+    // Completed and locked challenges still report their stage until they expire; unknown or expired ones do not.
+    if (!challenge || isChallengeExpired(challenge, this.deps.clock.now())) {
+      throw new DomainError('invalid_challenge', 'The challenge is invalid or expired; sign in again', { param: 'body.challengeToken' });
+    }
+    return { stage: challenge.stage, expiresAt: challenge.expiresAt };
   }
 
   /** The user a challenge belongs to (per-account rate limits of verify), or null when unknown. */

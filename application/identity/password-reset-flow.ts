@@ -13,10 +13,18 @@ import { randomToken, type IdentityDeps } from './identity-deps';
 export class PasswordResetFlow {
   constructor(private readonly deps: IdentityDeps) {}
 
-  /** Returns the background delivery (tests may await it); callers answer without waiting. */
+  /**
+   * Answers at once; the lookup, the link and the e-mail happen in the background, so neither the answer nor its
+   * timing tells whether the e-mail has an account. Returns the background work (tests may await it).
+   */
   async forgotPassword(emailInput: string): Promise<{ delivery: Promise<void> }> {
     const email = normalizeEmail(emailInput);
     if (!this.deps.mailer.enabled) return { delivery: Promise.resolve() };
+    const delivery = this.sendLink(email).catch((error: unknown) => this.deps.onBackgroundError?.(error, 'password reset e-mail'));
+    return { delivery };
+  }
+
+  private async sendLink(email: string): Promise<void> {
     const token = randomToken(this.deps);
     const user = await this.deps.transactor.run(async (tx) => {
       const found = await this.deps.users.findByEmail(tx, email);
@@ -26,18 +34,15 @@ export class PasswordResetFlow {
       await this.deps.resets.insert(tx, issueResetToken({ id: this.deps.ids.next('prt_'), userId: found.id, token, now }));
       return found;
     });
-    if (!user) return { delivery: Promise.resolve() };
+    if (!user) return;
     const link = `${this.deps.settings.publicBaseUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
-    const delivery = this.deps.mailer
-      .send({
-        to: user.email,
-        subject: 'Reset your password',
-        text:
-          `Hello ${user.name},\n\nSomeone asked to reset the password of your account. Open this link within 30 minutes to choose a new one:\n\n${link}\n\n` +
-          `Reset token: ${token}\n\nIf it was not you, ignore this e-mail; your password stays the same.\n`,
-      })
-      .catch((error: unknown) => this.deps.onBackgroundError?.(error, 'password reset e-mail'));
-    return { delivery };
+    await this.deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text:
+        `Hello ${user.name},\n\nSomeone asked to reset the password of your account. Open this link within 30 minutes to choose a new one:\n\n${link}\n\n` +
+        `Reset token: ${token}\n\nIf it was not you, ignore this e-mail; your password stays the same.\n`,
+    });
   }
 
   async check(resetToken: string): Promise<{ valid: boolean; expiresAt: Date | null }> {
