@@ -19,6 +19,7 @@ import { SendTestWebhook } from '../../application/webhook/send-test-webhook';
 import type { WebhookDeps } from '../../application/webhook/webhook-deps';
 import { eventRoutes } from '../../edge/routes/events.routes';
 import { webhookRoutes } from '../../edge/routes/webhooks.routes';
+import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
 import { HmacWebhookSigner } from '../crypto/webhook-signer';
 import { HttpWebhookSender } from '../http/webhook-http-sender';
 import { WebhookDeliveryDispatcher } from '../messaging/webhook-delivery-dispatcher';
@@ -41,7 +42,16 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
   return {
     name: 'webhooks',
     build(core: Core): ModuleInstance {
-      const endpoints = new SqlWebhookEndpointRepository();
+      // Endpoint secrets are sealed at rest with the same key as connector credentials.
+      const cipher = new AesGcmCredentialCipher(
+        loadCredentialKeys({
+          credentialsKey: core.config.credentialsKey,
+          dataDir: core.config.dataDir,
+          deployment: core.config.deployment,
+          distributed: core.config.databaseUrl !== null,
+        }),
+      );
+      const endpoints = new SqlWebhookEndpointRepository(cipher);
       const deliveries = new SqlWebhookDeliveryRepository();
       let dispatcher: WebhookDeliveryDispatcher | null = null;
       const settings = {

@@ -1,3 +1,4 @@
+import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
 import { DomainError } from '../../domain/shared/domain-error';
@@ -29,7 +30,33 @@ export interface EndpointRow {
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
 
-export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
+const SEALED_PREFIX = 'sealed:';
+
+/**
+ * Endpoint secrets must stay usable for HMAC, so they are encrypted (AES-256-GCM, the credentials key) rather
+ * than hashed: `sealed:<keyId>:<ciphertext>`, bound to the endpoint id. Without a cipher they are stored as is.
+ */
+export class EndpointSecretSealer {
+  constructor(private readonly cipher: CredentialCipher | null) {}
+
+  seal(endpointId: string, secret: string | null): string | null {
+    if (secret === null || this.cipher === null) return secret;
+    const sealed = this.cipher.seal(secret, `webhook_endpoint:${endpointId}`);
+    return `${SEALED_PREFIX}${sealed.keyId}:${sealed.ciphertext}`;
+  }
+
+  open(endpointId: string, stored: string | null): string | null {
+    if (stored === null || !stored.startsWith(SEALED_PREFIX)) return stored;
+    if (this.cipher === null) throw new Error('webhook secrets are sealed but no credentials key is configured');
+    const rest = stored.slice(SEALED_PREFIX.length);
+    const colon = rest.indexOf(':');
+    return this.cipher.open({ keyId: rest.slice(0, colon), ciphertext: rest.slice(colon + 1) }, `webhook_endpoint:${endpointId}`);
+  }
+}
+
+const PLAIN = new EndpointSecretSealer(null);
+
+export function endpointFromRow(row: EndpointRow, sealer: EndpointSecretSealer = PLAIN): WebhookEndpoint {
   const state: WebhookEndpointState = {
     id: row.id,
     organizationId: row.organization_id,
@@ -41,8 +68,8 @@ export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
     status: row.status,
     consecutiveFailures: Number(row.consecutive_failures),
     disabledReason: row.disabled_reason,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
+    secret: sealer.open(row.id, row.secret)!,
+    previousSecret: sealer.open(row.id, row.previous_secret),
     previousSecretExpiresAt: date(row.previous_secret_expires_at),
     lastSuccessAt: date(row.last_success_at),
     lastAttemptAt: date(row.last_attempt_at),
@@ -56,10 +83,10 @@ export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
 const COLUMNS = `id, organization_id, environment, url, description, enabled_events, custom_headers, status, consecutive_failures,
   disabled_reason, secret, previous_secret, previous_secret_expires_at, last_success_at, last_attempt_at, created_at, updated_at, deleted_at`;
 
-function values(s: Readonly<WebhookEndpointState>): unknown[] {
+function values(s: Readonly<WebhookEndpointState>, sealer: EndpointSecretSealer): unknown[] {
   return [
     s.id, s.organizationId, s.environment, s.url, s.description, JSON.stringify(s.enabledEvents), JSON.stringify(s.customHeaders), s.status,
-    s.consecutiveFailures, s.disabledReason, s.secret, s.previousSecret, s.previousSecretExpiresAt, s.lastSuccessAt, s.lastAttemptAt,
+    s.consecutiveFailures, s.disabledReason, sealer.seal(s.id, s.secret), sealer.seal(s.id, s.previousSecret), s.previousSecretExpiresAt, s.lastSuccessAt, s.lastAttemptAt,
     s.createdAt, s.updatedAt, s.deletedAt,
   ];
 }
@@ -70,11 +97,17 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
+  private readonly sealer: EndpointSecretSealer;
+
+  constructor(cipher: CredentialCipher | null = null) {
+    this.sealer = new EndpointSecretSealer(cipher);
+  }
+
   async insert(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
     try {
       await entityManager(tx).execute(
         `insert into webhook_endpoints (${COLUMNS}) values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        values(endpoint.state),
+        values(endpoint.state, this.sealer),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw urlTaken();
@@ -83,7 +116,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
   }
 
   async update(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
-    const [id, ...rest] = values(endpoint.state);
+    const [id, ...rest] = values(endpoint.state, this.sealer);
     try {
       await entityManager(tx).execute(
         `update webhook_endpoints set organization_id = ?, environment = ?, url = ?, description = ?, enabled_events = ?::jsonb,
@@ -104,7 +137,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
          ${options.includeDeleted ? '' : 'and deleted_at is null'} ${options.forUpdate ? 'for no key update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
-    return rows[0] ? endpointFromRow(rows[0]) : null;
+    return rows[0] ? endpointFromRow(rows[0], this.sealer) : null;
   }
 
   async findById(tx: Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookEndpoint | null> {
@@ -112,7 +145,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       `select ${COLUMNS} from webhook_endpoints where id = ? ${options.forUpdate ? 'for no key update' : ''}`,
       [id],
     );
-    return rows[0] ? endpointFromRow(rows[0]) : null;
+    return rows[0] ? endpointFromRow(rows[0], this.sealer) : null;
   }
 
   async list(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
@@ -120,7 +153,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       `select ${COLUMNS} from webhook_endpoints where organization_id = ? and environment = ? and deleted_at is null order by id desc`,
       [scope.organizationId, scope.environment],
     );
-    return rows.map(endpointFromRow);
+    return rows.map((row) => endpointFromRow(row, this.sealer));
   }
 
   async countForUpdate(tx: Transaction, scope: TenantScope): Promise<number> {
@@ -140,7 +173,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
         where organization_id = ? and environment = ? and deleted_at is null and status in ('active', 'failing')`,
       [scope.organizationId, scope.environment],
     );
-    return rows.map(endpointFromRow);
+    return rows.map((row) => endpointFromRow(row, this.sealer));
   }
 }
 

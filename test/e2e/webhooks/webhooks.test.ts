@@ -51,6 +51,9 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       const list = await merchant.sandbox.get('/v1/webhooks');
       expect(list.body.data.map((e: { id: string }) => e.id)).to.include(created.body.id);
       expect(JSON.stringify(list.body)).not.to.contain(created.body.secret);
+      const stored = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ secret: string }>>(
+        `select secret from webhook_endpoints where id = ?`, [created.body.id]);
+      expect(stored[0].secret).to.match(/^sealed:/).and.not.contain(created.body.secret.slice(6));
     });
     it('refuses loopback in live and on a production deployment, internal networks, http and credentials', async () => {
       const live = await merchant.live.post('/v1/webhooks', { url: receiver.url('/live'), enabledEvents: ['*'] });
