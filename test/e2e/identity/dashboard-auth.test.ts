@@ -113,6 +113,10 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       const again = await api.post('/v1/auth/mfa/verify', { challengeToken: registered.body.challengeToken, mfaCode: totp(setup.body.manualKey, clock.now()) });
       expect(again.status).to.equal(401);
       expect(again.body.error.code).to.equal('invalid_challenge');
+      const status = await api.post('/v1/auth/mfa/status', { challengeToken: registered.body.challengeToken });
+      expect(status.body.stage).to.equal('completed');
+      clock.advance(10 * 60_000);
+      expect((await api.post('/v1/auth/mfa/status', { challengeToken: registered.body.challengeToken })).status).to.equal(401);
     });
 
     it('verify bounds: mfaCode exactly 6 digits, recoveryCode 24-40, exactly one of them, challenge 32-128', async () => {

@@ -64,6 +64,29 @@ describe('SecurityGuard (card testing, in-memory ports)', () => {
     expect(world.store.state.incidents.size).to.equal(2);
   });
 
+  it('a failed alert e-mail is recorded; retry_email sends it again and records it as sent', async () => {
+    const world = guardWorld();
+    world.store.state.users.set('usr_1', { id: 'usr_1', email: 'admin@example.com' } as never);
+    world.store.state.memberships.push({ userId: 'usr_1', organizationId: 'org_1', role: 'administrator', createdAt: new Date() });
+    let failing = true;
+    const original = world.mailer.send.bind(world.mailer);
+    world.mailer.send = async (message) => {
+      if (failing) throw new Error('SMTP down');
+      return original(message);
+    };
+    const [opened] = await (async () => {
+      let result: Awaited<ReturnType<typeof world.guard.recordWithin>> = [];
+      for (let i = 0; i < 10; i++) result = result.concat(await world.guard.recordCardOutcome({ ...ctx, declined: true }));
+      return result;
+    })();
+    await world.guard.sendAlert(world.store.state.incidents.get(opened!.id)!);
+    expect(world.store.state.incidents.get(opened!.id)!.emailStatus).to.equal('failed');
+    failing = false;
+    const retried = await world.actions.act({ organizationId: 'org_1', environment: 'live', incidentId: opened!.id, action: 'retry_email', reason: 'SMTP is back, send it again', actorUserId: 'usr_1' });
+    expect(retried.emailStatus).to.equal('sent');
+    expect(world.mailer.sent.map((m) => m.to)).to.deep.equal(['admin@example.com']);
+  });
+
   it('ignores attempts without an address or device', async () => {
     const world = guardWorld();
     for (let i = 0; i < 20; i++) await world.guard.recordCardOutcome({ organizationId: 'org_1', environment: 'live', declined: true });
