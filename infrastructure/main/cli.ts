@@ -13,6 +13,7 @@ import { InProcessTransport } from '../messaging/in-process-transport';
 import { openDatabase } from './bootstrap';
 import { createCore, type Core } from './core';
 import { createOwnerFromCli } from './identity.module';
+import { resealConnectorCredentials } from './connectors.module';
 
 export type CliCommand = (core: Core, flags: Record<string, string>) => Promise<string>;
 
@@ -36,6 +37,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
     });
     return JSON.stringify({ object: 'api_key', id: key.id, environment: key.environment, scopes: key.scopes, secret, note: 'Shown once; store it now.' }, null, 2);
   },
+  'credentials reseal': (core) => resealConnectorCredentials(core),
 };
 
 /** Modules may add to organization creation (e.g. create the owner user from --email). */

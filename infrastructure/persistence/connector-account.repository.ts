@@ -124,6 +124,41 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     return this.fromRow(row);
   }
 
+  /**
+   * Key rotation: re-seals, with the current key, every row sealed with another one (deleted rows included).
+   * Rows are locked one batch at a time; returns how many were re-sealed.
+   */
+  async resealWithCurrentKey(tx: Transaction, batchSize = 500): Promise<number> {
+    const em = entityManager(tx);
+    let total = 0;
+    for (;;) {
+      const rows = await em.execute<Array<Pick<AccountRow, 'id' | 'organization_id' | 'environment' | 'credentials_key_id' | 'credentials_ciphertext'>>>(
+        `select id, organization_id, environment, credentials_key_id, credentials_ciphertext from connector_accounts
+         where credentials_key_id <> ? order by id limit ? for update`,
+        [this.cipher.currentKeyId, batchSize],
+      );
+      if (rows.length === 0) return total;
+      for (const row of rows) {
+        const plaintext = this.cipher.open({ keyId: row.credentials_key_id, ciphertext: row.credentials_ciphertext }, sealContext(row));
+        const sealed = this.cipher.seal(plaintext, sealContext(row));
+        await em.execute(`update connector_accounts set credentials_key_id = ?, credentials_ciphertext = ? where id = ?`, [
+          sealed.keyId,
+          sealed.ciphertext,
+          row.id,
+        ]);
+      }
+      total += rows.length;
+    }
+  }
+
+  /** How many rows each key id seals (to know when an old key can be dropped). */
+  async countByKeyId(tx: Transaction): Promise<Record<string, number>> {
+    const rows = await entityManager(tx).execute<Array<{ credentials_key_id: string; n: number }>>(
+      `select credentials_key_id, count(*)::int as n from connector_accounts group by credentials_key_id`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.credentials_key_id, Number(r.n)]));
+  }
+
   async recordVerification(tx: Transaction, accountId: string, record: VerificationRecord): Promise<void> {
     await entityManager(tx).execute(
       `insert into connector_account_health (account_id, kind, result, message, occurred_at) values (?, 'verification', ?, ?, ?)`,

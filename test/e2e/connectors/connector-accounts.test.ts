@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ConnectorAccountDirectory } from '../../../domain/ports/connector-account-directory';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { CLI_COMMANDS } from '../../../infrastructure/main/cli';
+import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 
 const SANDBOX_CREDENTIALS = { merchantId: 'merchant-0042-abcdef', apiKey: 'sk_partner_super_secret_value' };
@@ -331,6 +333,29 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       const found = await directory.findByWebhookToken(enabled.body.id, token);
       expect(found?.scope).to.deep.equal(scope);
       expect(await directory.findByWebhookToken(enabled.body.id, `${token}x`)).to.equal(null);
+    });
+  });
+
+  describe('key rotation (CLI credentials reseal)', () => {
+    it('re-seals every account with the new key put first in CREDENTIALS_KEY; reads keep working', async () => {
+      const oldKey = randomBytes(32).toString('base64');
+      const newKey = randomBytes(32).toString('base64');
+      const rotating = await startTestService({
+        modules: [CONNECTORS_MODULE],
+        config: { dataDir: newDataDir(), credentialsKey: oldKey },
+        transport: 'in-process',
+      });
+      try {
+        const m = await rotating.merchant();
+        const created = await createSandboxAccount(m);
+        expect(created.status).to.equal(201);
+        const rotatedCore = { ...rotating.core, config: { ...rotating.core.config, credentialsKey: `${newKey},${oldKey}` } };
+        const report = JSON.parse(await CLI_COMMANDS['credentials reseal']!(rotatedCore, {}));
+        const newKeyId = AesGcmCredentialCipher.keyIdOf(Buffer.from(newKey, 'base64'));
+        expect(report).to.deep.include({ currentKeyId: newKeyId, resealed: 1, rowsByKeyId: { [newKeyId]: 1 } });
+      } finally {
+        await rotating.stop();
+      }
     });
   });
 });
