@@ -105,6 +105,13 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       expect((await other.sandbox.delete(`/v1/webhooks/${first.body.id}`)).status).to.equal(200);
       expect((await other.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/dup', enabledEvents: ['*'] })).status).to.equal(201);
     });
+    it('documents every webhook and event route in the OpenAPI document', async () => {
+      const doc = await service.client().get('/v1/openapi.json');
+      expect(doc.status).to.equal(200);
+      const paths = Object.keys(doc.body.paths);
+      for (const p of ['/v1/webhooks', '/v1/webhooks/event-types', '/v1/webhooks/summary', '/v1/events']) expect(paths, p).to.include(p);
+      expect(paths.filter((p) => p.startsWith('/v1/webhooks/')).length).to.be.at.least(8);
+    });
     it('lists the event-type catalog with wildcards and the test type apart', async () => {
       const r = await merchant.sandbox.get('/v1/webhooks/event-types');
       expect(r.status).to.equal(200);
