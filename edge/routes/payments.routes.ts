@@ -23,6 +23,12 @@ import {
   summaryQuery,
   updateCustomerBody,
   voidBody,
+  paymentResponse,
+  paymentViewResponse,
+  paymentListResponse,
+  summaryResponse,
+  customerResponse,
+  paymentMethodResponse,
 } from './payments.schemas';
 
 export interface PaymentRouteDeps {
@@ -90,7 +96,7 @@ const date = (value: string | undefined) => (value ? new Date(value) : undefined
 export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'post', path: '/v1/payments', operationId: 'createPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      method: 'post', path: '/v1/payments', operationId: 'createPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Create and process a payment',
       description:
         'Card payments with card.token (vault token) or paymentMethodId, routed directly among the environment\'s enabled accounts ' +
@@ -113,7 +119,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/payments', operationId: 'listPayments', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      method: 'get', path: '/v1/payments', operationId: 'listPayments', response: paymentListResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
       summary: 'List payments (newest first, cursor paging, filters and search)', successStatus: 200, query: listPaymentsQuery,
       handler: async (request) => {
         const q = request.query as Record<string, any>;
@@ -142,7 +148,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/payments/summary', operationId: 'paymentSummary', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      method: 'get', path: '/v1/payments/summary', operationId: 'paymentSummary', response: summaryResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
       summary: 'Payment figures for a period, the previous period, a series and per connector account', successStatus: 200, query: summaryQuery,
       handler: async (request) => {
         const q = request.query as { from?: string; to?: string };
@@ -150,26 +156,26 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/payments/:id', operationId: 'getPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
+      method: 'get', path: '/v1/payments/:id', operationId: 'getPayment', response: paymentViewResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
       summary: 'Full payment view (attempts, operations, refunds, timeline, allowed actions)', successStatus: 200,
       handler: async (request) => ({ body: await deps.get.execute({ scope: scopeOf(request.principal), paymentId: request.params.id! }) }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/payments/:id/capture', operationId: 'capturePayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      method: 'post', path: '/v1/payments/:id/capture', operationId: 'capturePayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Capture all or part of a manual-capture authorization', successStatus: 201, idempotent: true, body: captureBody,
       handler: async (request) => ({
         body: await deps.capture.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, amount: (request.body as { amount?: number } | undefined)?.amount }),
       }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/payments/:id/void', operationId: 'voidPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      method: 'post', path: '/v1/payments/:id/void', operationId: 'voidPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Void an authorized, uncaptured card payment', successStatus: 201, idempotent: true, body: voidBody,
       handler: async (request) => ({
         body: await deps.void.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, reason: (request.body as { reason?: string } | undefined)?.reason }),
       }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/payments/:id/refund', operationId: 'refundPayment', tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
+      method: 'post', path: '/v1/payments/:id/refund', operationId: 'refundPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Refund all or part of the captured amount (several partial refunds allowed)', successStatus: 201, idempotent: true, body: refundBody,
       handler: async (request) => {
         const body = (request.body ?? {}) as { amount?: number; reason?: string; metadata?: Record<string, unknown> };
@@ -178,7 +184,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     }),
 
     defineRoute({
-      method: 'post', path: '/v1/customers', operationId: 'createCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      method: 'post', path: '/v1/customers', operationId: 'createCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Create a customer', successStatus: 201, idempotent: true, body: createCustomerBody,
       handler: async (request) => ({ body: await deps.customers.create(scopeOf(request.principal), request.body) }),
     }),
@@ -188,12 +194,12 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       handler: async (request) => ({ body: await deps.customers.list(scopeOf(request.principal), request.query) }),
     }),
     defineRoute({
-      method: 'get', path: '/v1/customers/:id', operationId: 'getCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
+      method: 'get', path: '/v1/customers/:id', operationId: 'getCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: 'Get a customer', successStatus: 200,
       handler: async (request) => ({ body: await deps.customers.get(scopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
-      method: 'patch', path: '/v1/customers/:id', operationId: 'updateCustomer', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      method: 'patch', path: '/v1/customers/:id', operationId: 'updateCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Update a customer (omitted fields stay; null clears)', successStatus: 200, body: updateCustomerBody,
       handler: async (request) => ({ body: await deps.customers.update(scopeOf(request.principal), request.params.id!, request.body ?? {}) }),
     }),
@@ -203,7 +209,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       handler: async (request) => ({ body: await deps.paymentMethods.list(scopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/customers/:id/payment-methods', operationId: 'savePaymentMethod', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
+      method: 'post', path: '/v1/customers/:id/payment-methods', operationId: 'savePaymentMethod', response: paymentMethodResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Save a card on a customer (verify: zero-value authorization, emits payment_method.verified)', successStatus: 201, idempotent: true,
       body: savePaymentMethodBody,
       handler: async (request) => {

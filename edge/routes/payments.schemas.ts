@@ -207,3 +207,154 @@ export const savePaymentMethodBody: JsonSchema = {
   required: ['card'],
   properties: { card: cardSchema, verify: { type: 'boolean', default: false } },
 };
+
+// ---- response shapes (documentation only) --------------------------------------------------------------------
+
+/** OpenAPI 3.1 (JSON Schema) spelling of "may be null". */
+const nullable = (schema: JsonSchema): JsonSchema =>
+  typeof schema.type === 'string' && !schema.enum ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
+const str: JsonSchema = { type: 'string' };
+const int: JsonSchema = { type: 'integer' };
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+
+const declineResponse: JsonSchema = {
+  type: 'object',
+  description: 'Present when the issuer declined; classified by the ABECS-based decline table.',
+  properties: {
+    reason: { type: 'string', example: 'INSUFFICIENT_FUNDS' },
+    label: str,
+    reversibility: { type: 'string', enum: ['REVERSIBLE', 'irreversible'] },
+    retryAction: { type: 'string', example: 'RETRY_LATER' },
+    consumerMessage: { type: 'string', description: 'Phrase for the buyer (pt-BR)' },
+    consumerMessages: { type: 'object', properties: { ptBR: str, en: str } },
+    rawCode: { type: 'string', example: '51' },
+  },
+};
+
+const attemptResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: str,
+    connectorAccountId: str,
+    connector: str,
+    rawCode: nullable(str),
+    classification: nullable(str),
+    outcome: { type: 'string', enum: ['approved', 'declined', 'fraud_review', 'technical_failure', 'timeout'] },
+    latencyMs: int,
+    message: nullable(str),
+    createdAt: dateTime,
+  },
+};
+
+export const paymentResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    object: { type: 'string', enum: ['payment'] },
+    id: { type: 'string', example: 'pay_01J...' },
+    status: { type: 'string', enum: ['requires_payment_method', 'requires_action', 'processing', 'authorized', 'captured', 'failed', 'canceled', 'voided'] },
+    amount: int,
+    currency: str,
+    methodType: str,
+    captureMethod: { type: 'string', enum: ['automatic', 'manual'] },
+    capturedAmount: int,
+    refundedAmount: int,
+    refundStatus: nullable({ type: 'string', enum: ['partial', 'full'] }),
+    decline: nullable(declineResponse),
+    error: nullable({ type: 'object', properties: { code: str, message: str, stage: str, connectorAccount: nullable({ type: 'object', properties: { id: str, name: str } }) } }),
+    fraudReview: nullable({ type: 'object', properties: { status: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'merchant_decided'] }, openedAt: dateTime, resolvedAt: nullable(dateTime) } }),
+    authorizationExpiresAt: nullable(dateTime),
+    expiryAction: nullable({ type: 'string', enum: ['notify', 'capture', 'void'] }),
+    customerId: nullable(str),
+    paymentMethodId: nullable(str),
+    card: nullable({ type: 'object', properties: { brand: nullable(str), bin: nullable(str), last4: nullable(str), expMonth: nullable(int), expYear: nullable(int), holderName: nullable(str) } }),
+    acquirer: { type: 'object', properties: { nsu: nullable(str), tid: nullable(str), authorizationCode: nullable(str), acquirerPaymentId: nullable(str) } },
+    connectorAccountId: nullable(str),
+    connector: nullable(str),
+    attempts: { type: 'array', items: attemptResponse },
+    hasFallback: { type: 'boolean' },
+    splits: { type: 'array', items: { type: 'object' } },
+    metadata: { type: 'object' },
+    livemode: { type: 'boolean' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+};
+
+export const paymentViewResponse: JsonSchema = {
+  type: 'object',
+  description: 'The payment plus routing, operations, refunds, timeline and allowed actions.',
+  properties: {
+    ...(paymentResponse.properties as Record<string, JsonSchema>),
+    routing: { type: 'object', properties: { strategy: str, stopReason: nullable(str), hasFallback: { type: 'boolean' }, attemptCount: int } },
+    operations: { type: 'array', items: { type: 'object', properties: { id: str, type: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: int, releasedAmount: int, reason: nullable(str), createdAt: dateTime } } },
+    refunds: { type: 'array', items: { type: 'object' } },
+    timeline: { type: 'array', items: { type: 'object', properties: { id: str, type: str, createdAt: dateTime, previousAttributes: nullable({ type: 'object' }) } } },
+    allowedActions: { type: 'array', items: { type: 'string', enum: ['capture', 'void', 'refund', 'confirm'] } },
+  },
+};
+
+const { attempts: _attempts, ...listItemProperties } = paymentResponse.properties as Record<string, JsonSchema>;
+
+export const paymentListResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    object: { type: 'string', enum: ['list'] },
+    hasMore: { type: 'boolean' },
+    totalCount: { type: 'integer', description: 'First page only' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          ...listItemProperties,
+          attemptsSummary: { type: 'object', properties: { count: int, decidedBy: nullable({ type: 'object' }), hasFallback: { type: 'boolean' }, lastDeclineReason: nullable(str) } },
+        },
+      },
+    },
+  },
+};
+
+const figures: Record<string, JsonSchema> = {
+  total: int, approved: int, declined: int, failed: int, approvalRateBps: int, capturedVolume: int, averageTicket: int,
+  refundedVolume: int, refundCount: int, recoveredVolume: int, recoveredCount: int,
+};
+
+export const summaryResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    object: { type: 'string', enum: ['payment_summary'] },
+    period: { type: 'object', properties: { from: dateTime, to: dateTime } },
+    previousPeriod: { type: 'object', properties: { from: dateTime, to: dateTime } },
+    ...figures,
+    previous: { type: 'object', properties: figures },
+    series: { type: 'object', properties: { granularity: { type: 'string', enum: ['hour', 'day'] }, points: { type: 'array', items: { type: 'object', properties: { start: dateTime, ...figures } } } } },
+    connectorAccounts: {
+      type: 'array',
+      items: { type: 'object', properties: { connectorAccountId: str, connectorSlug: nullable(str), attempts: int, approved: int, declined: int, technicalFailures: int, approvalRateBps: int, capturedVolume: int, averageLatencyMs: nullable(int) } },
+    },
+  },
+};
+
+export const customerResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    object: { type: 'string', enum: ['customer'] },
+    id: { type: 'string', example: 'cus_01J...' },
+    name: str, email: nullable(str), document: nullable(str), documentType: nullable({ type: 'string', enum: ['cpf', 'cnpj'] }),
+    phone: nullable(str), birthDate: nullable(str), address: nullable({ type: 'object' }), billingAddress: nullable({ type: 'object' }),
+    shippingAddress: nullable({ type: 'object' }), metadata: { type: 'object' }, createdAt: dateTime, updatedAt: dateTime,
+  },
+};
+
+export const paymentMethodResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    object: { type: 'string', enum: ['payment_method'] },
+    id: { type: 'string', example: 'pm_01J...' },
+    type: { type: 'string', enum: ['card'] },
+    customerId: str,
+    card: { type: 'object' },
+    verification: { type: 'object', properties: { status: { type: 'string', enum: ['not_verified', 'valid', 'invalid', 'unavailable'] }, verifiedAt: nullable(dateTime) } },
+    createdAt: dateTime,
+  },
+};
