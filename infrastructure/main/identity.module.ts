@@ -29,6 +29,7 @@ import {
   SqlSessionRepository,
   SqlUserRepository,
 } from '../persistence/identity.repository';
+import { purgeIdentityLeftovers } from '../persistence/identity-housekeeping';
 import { installationSecret } from '../persistence/identity-secrets';
 import { SqlCardAttemptRepository, SqlSecurityIncidentRepository } from '../persistence/security.repository';
 import type { Core } from './core';
@@ -54,6 +55,7 @@ export async function createOwnerFromCli(core: Core, organizationId: string, fla
 export interface IdentityModuleOptions {
   readonly mailer?: Mailer;
   readonly limits?: Partial<AuthLimits>;
+  readonly housekeepingIntervalMs?: number;
 }
 
 /** The identity ports wired on the core (shared by the module and the operators' CLI). */
@@ -103,6 +105,7 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
     async build(core: Core): Promise<ModuleInstance> {
       const { deps, secret } = await identityDeps(core, options);
       const { mailer, memberships, onBackgroundError } = deps;
+      const log = core.logger.child({ component: 'identity' });
       const accounts = new Accounts(deps);
       const guard = new SecurityGuard({
         transactor: core.transactor,
@@ -135,6 +138,18 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
           ...securityRoutes({ guard, incidents }),
         ],
         authenticators: [sessionAuthenticator(accounts)],
+        workers: [
+          {
+            name: 'identity-housekeeping',
+            async start() {
+              const sweep = () =>
+                purgeIdentityLeftovers(core.transactor, core.clock.now()).catch((error) => log.warn({ err: error }, 'identity housekeeping failed'));
+              const timer = setInterval(sweep, options.housekeepingIntervalMs ?? 60 * 60 * 1000);
+              timer.unref();
+              return { stop: async () => clearInterval(timer) };
+            },
+          },
+        ],
         health: () => ({ dashboardEmail: mailer.enabled ? 'enabled' : 'disabled' }),
         stop: async () => {
           if (mailer instanceof SmtpMailer) mailer.close();

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { createOwnerFromCli, identityModule } from '../../../infrastructure/main/identity.module';
 import { MODULES } from '../../../infrastructure/main/modules';
 import { entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { purgeIdentityLeftovers } from '../../../infrastructure/persistence/identity-housekeeping';
 import type { Transaction } from '../../../domain/ports/transactor';
 import { ApiClient } from '../../support/api-client';
 import { SmtpSink } from '../../support/smtp-sink';
@@ -476,6 +477,19 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       expect(revoked.status).to.equal(200);
       expect((await api.get('/v1/auth/me', bearer(created.body.secret))).status).to.equal(401);
       expect((await api.delete(`/v1/api-keys/${created.body.id}`, auth)).status).to.equal(404);
+    });
+  });
+
+  describe('housekeeping (runs last: it ages everything)', () => {
+    it('purges expired challenges, reset links and ended sessions, and keeps live ones', async () => {
+      const user = await registerAndEnroll(api, clock);
+      const soon = await purgeIdentityLeftovers(service.core.transactor, clock.now());
+      expect((await api.get('/v1/auth/me', bearer(user.accessToken))).status).to.equal(200);
+      expect(soon.challenges).to.be.a('number');
+      const later = await purgeIdentityLeftovers(service.core.transactor, new Date(clock.now().getTime() + 61 * 86_400_000));
+      expect(later.challenges).to.be.greaterThan(0);
+      expect(later.sessions).to.be.greaterThan(0);
+      expect((await sql(`select count(*)::int as n from identity_challenges`))[0]!.n).to.equal(0);
     });
   });
 });

@@ -1,0 +1,22 @@
+import type { Transactor } from '../../domain/ports/transactor';
+import { entityManager } from './mikro-orm-transactor';
+
+/**
+ * Deletes identity rows that can no longer matter: expired challenges, spent or expired reset links, ended
+ * sessions, and card attempts far outside the detection window. Incidents and their audit trail are kept.
+ * Idempotent and safe to run from several workers at once.
+ */
+export async function purgeIdentityLeftovers(transactor: Transactor, now: Date): Promise<Record<string, number>> {
+  const day = 24 * 60 * 60 * 1000;
+  const before = (ms: number) => new Date(now.getTime() - ms);
+  return transactor.run(async (tx) => {
+    const em = entityManager(tx);
+    const count = async (sql: string, params: unknown[]) => (await em.execute<Array<{ n: number }>>(`with d as (${sql} returning 1) select count(*)::int as n from d`, params))[0]?.n ?? 0;
+    return {
+      challenges: await count(`delete from identity_challenges where expires_at < ?`, [before(day)]),
+      passwordResets: await count(`delete from identity_password_resets where expires_at < ?`, [before(7 * day)]),
+      sessions: await count(`delete from identity_sessions where expires_at < ? or revoked_at < ?`, [before(day), before(30 * day)]),
+      cardAttempts: await count(`delete from security_card_attempts where at < ?`, [before(day)]),
+    };
+  });
+}
