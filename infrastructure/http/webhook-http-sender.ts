@@ -62,46 +62,54 @@ export class HttpWebhookSender implements WebhookSender {
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (response: WebhookResponse) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        if (timer) clearTimeout(timer);
         resolve(response);
       };
-      const req = transport.request(
-        url,
-        {
-          method: 'POST',
-          headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-          agent: false,
-          lookup: lookup as unknown as net.LookupFunction,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const done = () =>
-            finish({
-              status: res.statusCode ?? null,
-              body: Buffer.concat(chunks).subarray(0, MAX_STORED_RESPONSE_BYTES + 4).toString('utf8'),
-              error: null,
-              startedAt,
-              durationMs: elapsed(),
+      let req: http.ClientRequest;
+      try {
+        req = transport.request(
+          url,
+          {
+            method: 'POST',
+            headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+            agent: false,
+            lookup: lookup as unknown as net.LookupFunction,
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            const done = () =>
+              finish({
+                status: res.statusCode ?? null,
+                body: Buffer.concat(chunks).subarray(0, MAX_STORED_RESPONSE_BYTES + 4).toString('utf8'),
+                error: null,
+                startedAt,
+                durationMs: elapsed(),
+              });
+            res.on('data', (chunk: Buffer) => {
+              chunks.push(chunk);
+              size += chunk.length;
+              // Enough to store 8 KB and know it was cut; the rest is not worth the bandwidth.
+              if (size > MAX_STORED_RESPONSE_BYTES) {
+                done();
+                res.destroy();
+              }
             });
-          res.on('data', (chunk: Buffer) => {
-            chunks.push(chunk);
-            size += chunk.length;
-            // Enough to store 8 KB and know it was cut; the rest is not worth the bandwidth.
-            if (size > MAX_STORED_RESPONSE_BYTES) {
-              done();
-              res.destroy();
-            }
-          });
-          res.on('end', done);
-          res.on('error', done);
-          res.on('close', done);
-        },
-      );
-      const timer = setTimeout(() => {
+            res.on('end', done);
+            res.on('error', done);
+            res.on('close', done);
+          },
+        );
+      } catch (error) {
+        // e.g. a header value Node refuses: an outcome like any other, never an exception for the worker.
+        finish(fail(error instanceof Error ? error.message : String(error)));
+        return;
+      }
+      timer = setTimeout(() => {
         req.destroy(new Error(`no answer within ${request.timeoutMs} ms`));
       }, request.timeoutMs);
       req.on('error', (error) => finish(fail(describeNetworkError(error))));

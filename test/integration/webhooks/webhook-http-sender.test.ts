@@ -66,6 +66,12 @@ describe('HttpWebhookSender (real sockets on loopback)', function () {
     expect(r.body!.length).to.be.greaterThan(8192).and.at.most(8196);
   });
 
+  it('reports a header Node refuses as data instead of throwing', async () => {
+    const r = await sender.send({ url: receiver.url('/bad-header'), headers: { 'X-A': 'line\nbreak' }, body: '{}', timeoutMs: 1_000, urlContext: local });
+    expect(r.status).to.equal(null);
+    expect(r.error).to.be.a('string');
+  });
+
   it('reports a refused connection as data', async () => {
     const r = await send('http://127.0.0.1:1/nothing');
     expect(r.status).to.equal(null);
