@@ -231,7 +231,14 @@ export class CreatePayment {
     const attempts: PaymentAttempt[] = [];
     let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
     for (const candidate of accounts) {
-      const opened = await this.deps.connectors.open(scope, candidate.id);
+      let opened: Awaited<ReturnType<PaymentDeps['connectors']['open']>>;
+      try {
+        opened = await this.deps.connectors.open(scope, candidate.id);
+      } catch (error) {
+        // credentials that cannot be read (key rotated, row gone) are this account's problem: try the next one
+        lastFailure = { account: { id: candidate.id, name: candidate.name ?? candidate.id }, message: error instanceof Error ? error.message : String(error) };
+        continue;
+      }
       if (!opened) continue;
       const { account, gateway, credentials } = opened;
       const attemptId = this.deps.ids.next('att_');
