@@ -3,13 +3,13 @@
  * `main.js antifraud sandbox-antifraud`, listening on PORT (default 50051). The adapter modules register
  * their starters in `ADAPTER_STARTERS` below.
  */
-import { SHIPPED_ADAPTERS } from './connector-process';
+import { starterWithEnv } from './connector-process';
 
 export type AdapterStarter = (options: { port: number; host: string }) => Promise<{ port: number; stop(): Promise<void> }>;
 
 export const ADAPTER_STARTERS: Record<string, () => Promise<AdapterStarter>> = {
-  sandbox: async () => SHIPPED_ADAPTERS['sandbox']!.start,
-  'sandbox-antifraud': async () => SHIPPED_ADAPTERS['sandbox-antifraud']!.start,
+  sandbox: async () => starterWithEnv('sandbox'),
+  'sandbox-antifraud': async () => starterWithEnv('sandbox-antifraud'),
 };
 
 export async function runConnectorProcess(slug: string): Promise<void> {

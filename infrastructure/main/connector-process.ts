@@ -47,18 +47,31 @@ export const SHIPPED_ADAPTERS: Readonly<Record<string, { kind: 'acquirer' | 'ant
   },
 };
 
+/** Adapter settings a separate adapter process takes from its environment (besides PORT and HOST). */
+export function adapterOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<AdapterStartOptions, 'fraudReviewDelayMs' | 'coreNotificationsAddress'> {
+  const delay = env['SANDBOX_FRAUD_REVIEW_DELAY_MS'];
+  return {
+    ...(delay ? { fraudReviewDelayMs: Number(delay) } : {}),
+    ...(env['CORE_NOTIFICATIONS_ADDRESS'] ? { coreNotificationsAddress: env['CORE_NOTIFICATIONS_ADDRESS'] } : {}),
+  };
+}
+
+/** The starter `main.js connector <slug>` uses: port and host from the caller, the rest from the environment. */
+export function starterWithEnv(slug: string): (options: { port: number; host: string }) => Promise<StartedAdapter> {
+  const adapter = SHIPPED_ADAPTERS[slug];
+  if (!adapter) throw new Error(`no adapter named "${slug}"`);
+  return (options) => adapter.start({ ...options, ...adapterOptionsFromEnv() });
+}
+
 /** Runs one shipped adapter until SIGINT/SIGTERM. */
 export async function runShippedAdapter(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<StartedAdapter> {
   const adapter = SHIPPED_ADAPTERS[slug];
   if (!adapter) throw new Error(`no adapter named "${slug}"; known: ${Object.keys(SHIPPED_ADAPTERS).join(', ')}`);
-  const delay = env['SANDBOX_FRAUD_REVIEW_DELAY_MS'];
-  const started = await adapter.start({
+  return adapter.start({
     port: Number(env['PORT'] ?? 50051),
     host: env['HOST'] ?? '127.0.0.1',
-    ...(delay ? { fraudReviewDelayMs: Number(delay) } : {}),
-    ...(env['CORE_NOTIFICATIONS_ADDRESS'] ? { coreNotificationsAddress: env['CORE_NOTIFICATIONS_ADDRESS'] } : {}),
+    ...adapterOptionsFromEnv(env),
   });
-  return started;
 }
 
 if (require.main === module) {

@@ -7,11 +7,12 @@ import { GrpcAntifraudGateway } from '../../../infrastructure/grpc/grpc-antifrau
 const ROOT = path.resolve(__dirname, '../../..');
 
 /** Starts `connector-process.ts <slug>` as its own OS process on a free port and resolves its address. */
-function startAdapterProcess(slug: string): Promise<{ child: ChildProcess; address: string }> {
+function startAdapterProcess(slug: string, entry: string[] = ['infrastructure/main/connector-process.ts']): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'infrastructure/main/connector-process.ts'), slug], {
+    const [script, ...args] = entry;
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, script!), ...args, slug], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -21,7 +22,8 @@ function startAdapterProcess(slug: string): Promise<{ child: ChildProcess; addre
       const line = out.split('\n').find((l) => l.includes('connector adapter listening'));
       if (line) {
         clearTimeout(timer);
-        resolve({ child, address: (JSON.parse(line) as { address: string }).address });
+        const logged = JSON.parse(line) as { address?: string; host?: string; port?: number };
+        resolve({ child, address: logged.address ?? `${logged.host}:${logged.port}` });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -54,6 +56,17 @@ describe('connector adapters as separate processes (distributed mode)', () => {
     } finally {
       acquirerGateway.close();
       antifraudGateway.close();
+    }
+  });
+
+  it('runs through the service entry point too: main.js connector sandbox', async () => {
+    const acquirer = await startAdapterProcess('sandbox', ['infrastructure/main/main.ts', 'connector']);
+    children.push(acquirer.child);
+    const gateway = new GrpcAcquirerGateway(acquirer.address);
+    try {
+      expect((await gateway.verifyCredentials({ credentials: { values: { merchantId: 'm', apiKey: 'invalid' }, config: {} } })).result).to.equal('invalid');
+    } finally {
+      gateway.close();
     }
   });
 });
