@@ -48,3 +48,19 @@ export function startCoreNotificationsServer(handlers: CoreNotificationHandlers,
     ...(options.host !== undefined ? { host: options.host } : {}),
   });
 }
+
+/**
+ * For composition roots that must start this server before the modules exist (embedded mode starts the
+ * adapters first and hands them this server's address): decisions are routed to the payments module's
+ * `fraudDecisions` service once it is registered; reports arriving earlier are refused (the adapter retries
+ * or the payment stays pending).
+ */
+export function lazyFraudDecisionHandlers(resolve: () => { execute(report: FraudDecisionReport): Promise<FraudDecisionResult> } | undefined): CoreNotificationHandlers {
+  return {
+    onFraudDecision: async (report) => {
+      const service = resolve();
+      if (!service) return 'unknown_payment';
+      return service.execute(report);
+    },
+  };
+}
