@@ -241,6 +241,8 @@ export interface CancelChargeInput {
 export interface TokenizationSessionInput {
   readonly credentials: ConnectorCredentials;
   readonly paymentId: string;
+  /** The payment's client secret; the browser presents it to the vault, which refuses other callers. */
+  readonly clientSecret: string;
   readonly ttlSeconds?: number;
 }
 

@@ -366,7 +366,12 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
     const response = await connectorCall(
       this.client,
       this.client.createTokenizationSession,
-      { credentials: toProtoCredentials(input.credentials), paymentId: input.paymentId, ttlSeconds: input.ttlSeconds ?? 0 },
+      {
+        credentials: toProtoCredentials(input.credentials),
+        paymentId: input.paymentId,
+        ttlSeconds: input.ttlSeconds ?? 0,
+        clientSecret: input.clientSecret,
+      },
       this.deadlineMs,
       this.slug,
       'CreateTokenizationSession',

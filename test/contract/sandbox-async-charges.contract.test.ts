@@ -122,11 +122,51 @@ describe('sandbox acquirer: Pix, boleto, queries, 3DS, tokenization and fraud de
     expect(frictionless.status).to.equal('authenticated');
   });
 
-  it('opens a tokenization session pointing at the sandbox vault', async () => {
-    const session = await gateway.createTokenizationSession({ credentials, paymentId: 'pay_tok', ttlSeconds: 600 });
-    expect(session.sessionId).to.match(/^tks_/);
-    expect(session.tokenizeUrl).to.include(session.sessionId);
-    expect(Date.parse(session.expiresAt)).to.be.greaterThan(Date.now());
+  describe('browser tokenization through the sandbox vault', () => {
+    const card = (number: string, extra: Record<string, unknown> = {}) => ({ number, cvv: '123', expMonth: 12, expYear: 2031, holderName: 'Maria Silva', ...extra });
+    const tokenize = (url: string, secret: string, body: unknown) =>
+      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Service-Client-Secret': secret }, body: JSON.stringify(body) });
+    const session = () => gateway.createTokenizationSession({ credentials, paymentId: 'pay_tok', clientSecret: 'pay_tok_secret_abc', ttlSeconds: 600 });
+
+    it('opens a session at the vault (not the payment API) and turns a test number into its scenario token', async () => {
+      const s = await session();
+      expect(s.sessionId).to.match(/^tks_/);
+      expect(s.tokenizeUrl).to.equal(`${sandbox.vaultUrl}/sessions/${s.sessionId}/tokenize`);
+      expect(Date.parse(s.expiresAt)).to.be.greaterThan(Date.now());
+      const response = await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4000000000009995'));
+      expect(response.status).to.equal(201);
+      const token = (await response.json()) as { token: string; brand: string; bin: string; last4: string };
+      expect(token).to.include({ brand: 'visa', bin: '400000', last4: '9995' });
+      expect(token.token).to.match(/^tok_sandbox_insufficient_funds_[0-9a-f]+$/);
+      const auth = await gateway.authorize({ credentials, idempotencyKey: key(), paymentId: 'pay_tok', source: { type: 'card', token: token.token }, amount: 100, currency: 'BRL', capture: true });
+      expect(auth).to.include({ status: 'declined', rawCode: '51' });
+    });
+
+    it('spends the session after one card, and refuses another client secret', async () => {
+      const s = await session();
+      expect((await tokenize(s.tokenizeUrl, 'someone_else', card('4111111111111111'))).status).to.equal(401);
+      expect((await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111111'))).status).to.equal(201);
+      const again = await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111111'));
+      expect(again.status).to.equal(409);
+      expect(((await again.json()) as { error: { code: string } }).error.code).to.equal('session_spent');
+    });
+
+    it('refuses Luhn-invalid numbers, bad CVVs and expired cards (422), without spending the session', async () => {
+      const s = await session();
+      const luhn = await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111112'));
+      expect(luhn.status).to.equal(422);
+      expect(((await luhn.json()) as { error: { param: string } }).error.param).to.equal('number');
+      expect((await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111111', { cvv: '12' }))).status).to.equal(422);
+      expect((await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111111', { expYear: 2020 }))).status).to.equal(422);
+      expect((await tokenize(s.tokenizeUrl, 'pay_tok_secret_abc', card('4111111111111111'))).status).to.equal(201);
+    });
+
+    it('answers CORS preflights so the checkout page can post cross-origin', async () => {
+      const s = await session();
+      const preflight = await fetch(s.tokenizeUrl, { method: 'OPTIONS' });
+      expect(preflight.status).to.equal(204);
+      expect(preflight.headers.get('access-control-allow-headers')).to.include('Service-Client-Secret');
+    });
   });
 
   it('resolves fraud_review_accept/reject after the delay: reported to CoreNotifications and visible by query', async () => {

@@ -37,6 +37,7 @@ import {
 } from './scenarios';
 import { boletoCodes, pixBrCode } from './sandbox-payment-codes';
 import { SandboxLedger, newReferences, sandboxId, type CardRecord, type ChargeRecord } from './sandbox-ledger';
+import { startSandboxVault, type VaultSession } from './sandbox-vault.server';
 
 export const SANDBOX_SLUG = 'sandbox';
 
@@ -49,13 +50,17 @@ export interface SandboxAcquirerOptions {
   readonly fraudReviewDelayMs?: number;
   /** Address of the core's CoreNotifications server; when set, fraud decisions are reported there. */
   readonly coreNotificationsAddress?: string;
-  /** Base URL of the sandbox card vault, for tokenization sessions. */
+  /** Port of the sandbox card vault's HTTP server (default 0: any free port). */
+  readonly vaultPort?: number;
+  /** Public base URL of the vault when it is reached through a proxy (default: its own http://host:port). */
   readonly vaultBaseUrl?: string;
 }
 
 export interface RunningSandboxAcquirer {
   readonly port: number;
   readonly address: string;
+  /** Base URL of the sandbox card vault (where browsers post card numbers). */
+  readonly vaultUrl: string;
   stop(): Promise<void>;
 }
 
@@ -105,12 +110,15 @@ export class SandboxAcquirer {
   private readonly core: CoreNotificationsClient | undefined;
   private readonly timeoutDelayMs: number;
   private readonly fraudReviewDelayMs: number;
-  private readonly vaultBaseUrl: string;
+  /** Set once the vault listens (startSandboxAcquirer), unless given. */
+  vaultBaseUrl: string;
+  /** Tokenization sessions, shared with the vault HTTP server. */
+  readonly vaultSessions = new Map<string, VaultSession>();
 
   constructor(options: SandboxAcquirerOptions = {}) {
     this.timeoutDelayMs = options.timeoutScenarioDelayMs ?? DEFAULT_TIMEOUT_SCENARIO_DELAY_MS;
     this.fraudReviewDelayMs = options.fraudReviewDelayMs ?? DEFAULT_FRAUD_REVIEW_DELAY_MS;
-    this.vaultBaseUrl = options.vaultBaseUrl ?? 'http://127.0.0.1:8080/sandbox-vault';
+    this.vaultBaseUrl = options.vaultBaseUrl ?? '';
     this.core = options.coreNotificationsAddress
       ? createGrpcClient(CoreNotificationsClient, options.coreNotificationsAddress)
       : undefined;
@@ -328,11 +336,21 @@ export class SandboxAcquirer {
 
     createTokenizationSession: unaryHandler(async (request) => {
       authenticate(request.credentials);
+      if (!request.clientSecret) throw grpcError(status.INVALID_ARGUMENT, 'client_secret is required: the vault checks it');
       const sessionId = sandboxId('tks');
+      const ttlSeconds = request.ttlSeconds > 0 ? request.ttlSeconds : 900;
+      for (const [id, session] of this.vaultSessions) if (session.expiresAt < Date.now()) this.vaultSessions.delete(id);
+      this.vaultSessions.set(sessionId, {
+        id: sessionId,
+        paymentId: request.paymentId,
+        clientSecret: request.clientSecret,
+        expiresAt: Date.now() + ttlSeconds * 1000,
+        spent: false,
+      });
       return {
         sessionId,
         tokenizeUrl: `${this.vaultBaseUrl}/sessions/${sessionId}/tokenize`,
-        expiresAt: addSeconds(request.ttlSeconds > 0 ? request.ttlSeconds : 900),
+        expiresAt: addSeconds(ttlSeconds),
       };
     }),
 
@@ -451,10 +469,16 @@ export class SandboxAcquirer {
 
 /**
  * Starts the sandbox acquirer as a real gRPC server (AcquirerConnector + SandboxControl + health) on a loopback
- * port; in-process for embedded mode and tests, or alone via infrastructure/main/connector-process.ts.
+ * port, with its card vault (HTTP) beside it; in-process for embedded mode and tests, or alone via infrastructure/main/connector-process.ts.
  */
 export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {}): Promise<RunningSandboxAcquirer> {
   const sandbox = new SandboxAcquirer(options);
+  const vault = await startSandboxVault({
+    host: options.host ?? '127.0.0.1',
+    ...(options.vaultPort !== undefined ? { port: options.vaultPort } : {}),
+    sessions: sandbox.vaultSessions,
+  });
+  sandbox.vaultBaseUrl = options.vaultBaseUrl ?? vault.url;
   const running = await startGrpcServer({
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
@@ -466,9 +490,10 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {})
   return {
     port: running.port,
     address: running.address,
+    vaultUrl: sandbox.vaultBaseUrl,
     async stop() {
       sandbox.dispose();
-      await running.stop(1_000);
+      await Promise.all([running.stop(1_000), vault.stop()]);
     },
   };
 }

@@ -614,6 +614,11 @@ export interface CreateTokenizationSessionRequest {
   paymentId: string;
   /** Seconds the session may live. */
   ttlSeconds: number;
+  /**
+   * The payment's client secret: the browser presents it to the vault (header Service-Client-Secret), which
+   * refuses any other caller.
+   */
+  clientSecret: string;
 }
 
 export interface CreateTokenizationSessionResponse {
@@ -5196,7 +5201,7 @@ export const ChargeStatusResponse: MessageFns<ChargeStatusResponse> = {
 };
 
 function createBaseCreateTokenizationSessionRequest(): CreateTokenizationSessionRequest {
-  return { credentials: undefined, paymentId: "", ttlSeconds: 0 };
+  return { credentials: undefined, paymentId: "", ttlSeconds: 0, clientSecret: "" };
 }
 
 export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSessionRequest> = {
@@ -5209,6 +5214,9 @@ export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSess
     }
     if (message.ttlSeconds !== 0) {
       writer.uint32(24).int64(message.ttlSeconds);
+    }
+    if (message.clientSecret !== "") {
+      writer.uint32(34).string(message.clientSecret);
     }
     return writer;
   },
@@ -5250,6 +5258,14 @@ export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSess
             message.ttlSeconds = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.clientSecret = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5275,6 +5291,11 @@ export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSess
         : isSet(object.ttl_seconds)
         ? globalThis.Number(object.ttl_seconds)
         : 0,
+      clientSecret: isSet(object.clientSecret)
+        ? globalThis.String(object.clientSecret)
+        : isSet(object.client_secret)
+        ? globalThis.String(object.client_secret)
+        : "",
     };
   },
 
@@ -5288,6 +5309,9 @@ export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSess
     }
     if (message.ttlSeconds !== 0) {
       obj.ttlSeconds = Math.round(message.ttlSeconds);
+    }
+    if (message.clientSecret !== "") {
+      obj.clientSecret = message.clientSecret;
     }
     return obj;
   },
@@ -5306,6 +5330,7 @@ export const CreateTokenizationSessionRequest: MessageFns<CreateTokenizationSess
       : undefined;
     message.paymentId = object.paymentId ?? "";
     message.ttlSeconds = object.ttlSeconds ?? 0;
+    message.clientSecret = object.clientSecret ?? "";
     return message;
   },
 };
