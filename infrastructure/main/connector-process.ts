@@ -12,6 +12,8 @@ import { startSandboxAntifraud } from '../connectors/sandbox-antifraud/sandbox-a
 export interface StartedAdapter {
   readonly port: number;
   readonly address: string;
+  /** The sandbox acquirer's card vault (HTTP), where browsers post card numbers. */
+  readonly vaultUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -78,7 +80,9 @@ if (require.main === module) {
   const slug = process.argv[2] ?? 'sandbox';
   runShippedAdapter(slug).then(
     (adapter) => {
-      console.log(JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, address: adapter.address }));
+      console.log(
+        JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, address: adapter.address, ...(adapter.vaultUrl ? { vaultUrl: adapter.vaultUrl } : {}) }),
+      );
       const stop = () => void adapter.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
