@@ -23,7 +23,8 @@ export async function startEmbeddedAdapters(config: Config, logger: Logger): Pro
     await Promise.all(started.map(({ adapter }) => adapter.stop()));
     throw error;
   }
-  logger.info({ adapters: started.map(({ slug, adapter }) => `${slug}=${adapter.address}`) }, 'embedded connector adapters started');
+  const vault = started.find(({ adapter }) => adapter.vaultUrl)?.adapter.vaultUrl;
+  logger.info({ adapters: started.map(({ slug, adapter }) => `${slug}=${adapter.address}`), ...(vault ? { sandboxVault: vault } : {}) }, 'embedded connector adapters started');
   return {
     adapters: started.map(({ slug, adapter }) => ({ slug, address: adapter.address })),
     stop: async () => {
