@@ -280,6 +280,11 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       expect(incomplete.body.result).to.equal('invalid');
       expect((await m.sandbox.get('/v1/connector-accounts')).body.data).to.deep.equal([]);
       expect((await m.sandbox.post('/v1/connectors/nope/verify', { credentials: {} })).status).to.equal(404);
+      const soon = await m.sandbox.post('/v1/connectors/cielo/verify', { credentials: {} });
+      expect(soon.status).to.equal(422);
+      expect(soon.body.error.code).to.equal('connector_not_available');
+      const antifraud = await m.sandbox.post('/v1/connectors/sandbox-antifraud/verify', { credentials: { merchantId: 'm', apiKey: 'unreachable' } });
+      expect(antifraud.body).to.include({ connectorSlug: 'sandbox-antifraud', result: 'unreachable' });
     });
 
     it('allows 20 tests per minute per organization, then 429 with Retry-After', async () => {
