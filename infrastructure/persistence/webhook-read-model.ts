@@ -246,7 +246,8 @@ export class WebhookReadModel {
 
   async listEvents(scope: TenantScope, q: EventListQuery): Promise<EventRowFull[] | null> {
     const params: unknown[] = [scope.organizationId, scope.environment];
-    let sql = `select id, type, api_version, created_at, environment, sequence, data from events where organization_id = ? and environment = ?`;
+    // Events appear once the relay has numbered them (milliseconds after commit).
+    let sql = `select id, type, api_version, created_at, environment, sequence, data from events where organization_id = ? and environment = ? and sequence is not null`;
     sql += typeCondition('type', q.type, params);
     if (q.objectType) {
       sql += ` and object_type = ?`;
@@ -271,7 +272,7 @@ export class WebhookReadModel {
     const em = this.em();
     if (q.startingAfter) {
       const cursor = await em.execute<Array<{ sequence: number }>>(
-        `select sequence from events where id = ? and organization_id = ? and environment = ?`,
+        `select sequence from events where id = ? and organization_id = ? and environment = ? and sequence is not null`,
         [q.startingAfter, scope.organizationId, scope.environment],
       );
       if (!cursor[0]) return null;
@@ -285,7 +286,8 @@ export class WebhookReadModel {
 
   async event(scope: TenantScope, id: string): Promise<EventRowFull | null> {
     const rows = await this.em().execute<EventRowFull[]>(
-      `select id, type, api_version, created_at, environment, sequence, data from events where id = ? and organization_id = ? and environment = ?`,
+      `select id, type, api_version, created_at, environment, sequence, data from events
+        where id = ? and organization_id = ? and environment = ? and sequence is not null`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ?? null;
