@@ -191,7 +191,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         const ua = request.headers['user-agent'];
         const { endpoint, eventId } = await deps.reveal.execute(scopeOf(p), request.params.id, {
           credentialType: p.kind,
-          credentialId: p.apiKeyId ?? (typeof p.session?.id === 'string' ? (p.session.id as string) : null),
+          credentialId: p.apiKeyId ?? (typeof p.session?.sessionId === 'string' ? (p.session.sessionId as string) : null),
           userId: p.userId ?? null,
           ip: request.ip,
           userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null,
