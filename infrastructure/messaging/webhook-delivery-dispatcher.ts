@@ -125,24 +125,38 @@ export class WebhookDeliveryDispatcher {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const em = this.orm.em.fork({ useContext: false });
+    // Loose index scan over endpoints with queued work, then per endpoint its earliest due unleased
+    // deliveries up to the endpoint's free slots; the overall earliest of those are leased.
     const rows = await em.execute<Array<{ id: string }>>(
-      `with busy as (
-         select endpoint_id, count(*)::int4 as n from webhook_deliveries
-          where lease_until > ? and status in ('pending', 'failed') group by endpoint_id
-       ), ranked as (
-         select d.id, d.next_retry_at, row_number() over (partition by d.endpoint_id order by d.next_retry_at, d.id) as rn,
-                coalesce(b.n, 0) as busy
-           from webhook_deliveries d left join busy b on b.endpoint_id = d.endpoint_id
-          where d.status in ('pending', 'failed') and d.next_retry_at <= ? and (d.lease_until is null or d.lease_until <= ?)
+      `with recursive queued_endpoints as (
+         (select endpoint_id from webhook_deliveries where status in ('pending', 'failed') order by endpoint_id limit 1)
+         union all
+         select (select d.endpoint_id from webhook_deliveries d
+                  where d.status in ('pending', 'failed') and d.endpoint_id > q.endpoint_id order by d.endpoint_id limit 1)
+           from queued_endpoints q where q.endpoint_id is not null
+       ), candidates as (
+         select c.id, c.next_retry_at
+           from queued_endpoints q
+           cross join lateral (
+             select count(*)::int4 as n from webhook_deliveries l
+              where l.endpoint_id = q.endpoint_id and l.lease_until is not null and l.lease_until > ? and l.status in ('pending', 'failed')
+           ) busy
+           cross join lateral (
+             select d.id, d.next_retry_at from webhook_deliveries d
+              where d.endpoint_id = q.endpoint_id and d.status in ('pending', 'failed') and d.next_retry_at <= ?
+                and (d.lease_until is null or d.lease_until <= ?)
+              order by d.next_retry_at limit greatest(? - busy.n, 0)
+           ) c
+          where q.endpoint_id is not null
        )
        update webhook_deliveries set lease_owner = ?, lease_until = ?
         where id in (
           select d.id from webhook_deliveries d
-           where d.id in (select id from ranked where rn + busy <= ? order by next_retry_at limit ?)
+           where d.id in (select id from candidates order by next_retry_at limit ?)
              and d.status in ('pending', 'failed') and (d.lease_until is null or d.lease_until <= ?)
            for update skip locked)
        returning id`,
-      [now, now, now, this.options.workerId, leaseUntil, this.perEndpoint, limit, now],
+      [now, now, now, this.perEndpoint, this.options.workerId, leaseUntil, limit, now],
     );
     return rows.map((row) => row.id);
   }
