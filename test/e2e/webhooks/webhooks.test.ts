@@ -112,6 +112,23 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       for (const p of ['/v1/webhooks', '/v1/webhooks/event-types', '/v1/webhooks/summary', '/v1/events']) expect(paths, p).to.include(p);
       expect(paths.filter((p) => p.startsWith('/v1/webhooks/')).length).to.be.at.least(8);
     });
+    it('applies the registration rules to PATCH too', async () => {
+      const m = await service.merchant();
+      const a = await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/pa', enabledEvents: ['*'] });
+      await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/pb', enabledEvents: ['*'] });
+      const dup = await m.sandbox.patch(`/v1/webhooks/${a.body.id}`, { url: 'https://hooks.example.com/pb' });
+      expect(dup.status).to.equal(409);
+      expect(dup.body.error.code).to.equal('webhook_url_taken');
+      const internal = await m.sandbox.patch(`/v1/webhooks/${a.body.id}`, { url: 'https://192.168.1.10/h' });
+      expect(internal.status).to.equal(422);
+      expect(internal.body.error).to.include({ code: 'internal_address_blocked', param: 'body.url' });
+      const events = await m.sandbox.patch(`/v1/webhooks/${a.body.id}`, { enabledEvents: ['payment.captured', 'payment.*', 'recipient.updated'] });
+      expect(events.body.enabledEvents).to.deep.equal(['payment.*', 'recipient.updated']);
+      const description = await m.sandbox.patch(`/v1/webhooks/${a.body.id}`, { description: null });
+      expect(description.body.description).to.equal(null);
+      expect((await m.sandbox.patch(`/v1/webhooks/${a.body.id}`, { secret: 'x' })).status).to.equal(422);
+      expect((await m.live.patch(`/v1/webhooks/${a.body.id}`, { description: 'x' })).status).to.equal(404);
+    });
     it('lists the event-type catalog with wildcards and the test type apart', async () => {
       const r = await merchant.sandbox.get('/v1/webhooks/event-types');
       expect(r.status).to.equal(200);
