@@ -109,15 +109,14 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
     accountId: string,
     call: { operation: string; outcome: CallOutcome; latencyMs?: number | null },
   ): Promise<void> {
-    await this.deps.transactor.run(async (tx) => {
-      const account = await this.deps.accounts.findById(tx, scope, accountId);
-      if (!account) return;
-      await this.deps.accounts.recordCall(tx, accountId, {
+    // One write on every payment attempt: kept to a single statement (the repository checks the scope).
+    await this.deps.transactor.run((tx) =>
+      this.deps.accounts.recordCall(tx, scope, accountId, {
         operation: call.operation,
         outcome: call.outcome,
         latencyMs: call.latencyMs ?? null,
         at: this.deps.clock.now(),
-      });
-    });
+      }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { ConnectorAccountDirectory, DirectoryAccount } from '../../domain/ports/connector-account-directory';
+import type { ConnectorAccountDirectory, DirectoryAccount, OpenedConnectorAccount } from '../../domain/ports/connector-account-directory';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
 import type { TenantScope } from '../../domain/shared/environment';
 
@@ -15,17 +15,31 @@ function toAccount(a: DirectoryAccount): PaymentConnectorAccount {
   };
 }
 
-/** Adapts the connector-accounts capability (service `connectorAccounts`) to what the payment pipeline needs. */
+/** How long a routing listing may serve `open` for the same account (the request that just listed it). */
+const LISTING_REUSE_MS = 1_000;
+
+/**
+ * Adapts the connector-accounts capability (service `connectorAccounts`) to what the payment pipeline needs.
+ * Routing lists the enabled accounts with their credentials in one read; opening an account of that listing
+ * right after reuses it instead of reading it again (one round trip less per payment). Every listing is
+ * fresh, so a disabled account stops being routed to at once.
+ */
 export class DirectoryPaymentConnectors implements PaymentConnectors {
+  private readonly recentlyListed = new Map<string, { at: number; opened: OpenedConnectorAccount }>();
+
   constructor(private readonly directory: () => ConnectorAccountDirectory) {}
 
   async accounts(scope: TenantScope): Promise<PaymentConnectorAccount[]> {
-    const accounts = await this.directory().list(scope, { kind: 'acquirer' });
-    return accounts.map(toAccount);
+    const opened = await this.directory().listEnabledWithCredentials(scope, { kind: 'acquirer' });
+    const at = Date.now();
+    for (const entry of opened) this.recentlyListed.set(listingKey(scope, entry.account.id), { at, opened: entry });
+    if (this.recentlyListed.size > 10_000) this.forgetOld(at);
+    return opened.map((entry) => toAccount(entry.account));
   }
 
   async open(scope: TenantScope, accountId: string) {
-    const opened = await this.directory().open(scope, accountId);
+    const recent = this.recentlyListed.get(listingKey(scope, accountId));
+    const opened = recent && Date.now() - recent.at < LISTING_REUSE_MS ? recent.opened : await this.directory().open(scope, accountId);
     if (!opened || opened.account.kind !== 'acquirer') return null;
     let gateway;
     try {
@@ -35,4 +49,12 @@ export class DirectoryPaymentConnectors implements PaymentConnectors {
     }
     return { account: toAccount(opened.account), gateway, credentials: opened.credentials };
   }
+
+  private forgetOld(now: number): void {
+    for (const [key, entry] of this.recentlyListed) if (now - entry.at >= LISTING_REUSE_MS) this.recentlyListed.delete(key);
+  }
+}
+
+function listingKey(scope: TenantScope, accountId: string): string {
+  return `${scope.organizationId}:${scope.environment}:${accountId}`;
 }

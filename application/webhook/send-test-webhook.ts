@@ -27,7 +27,7 @@ export class SendTestWebhook {
           scope,
           object: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.state.url, status: endpoint.status, test: true },
         },
-      ]);
+      ], { assignSequence: true }); // the body sent now must carry its sequence
       const now = deps.clock.now();
       const delivery = WebhookDelivery.create({
         id: deps.ids.next('whd_'),

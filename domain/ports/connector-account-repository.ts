@@ -18,7 +18,8 @@ export interface ConnectorAccountRepository {
   findByWebhookToken(tx: Transaction, id: string, token: string): Promise<ConnectorAccount | null>;
 
   recordVerification(tx: Transaction, accountId: string, record: VerificationRecord): Promise<void>;
-  recordCall(tx: Transaction, accountId: string, record: CallRecord): Promise<void>;
+  /** Records a call outcome for an account of this scope (nothing when the account is not the scope's). */
+  recordCall(tx: Transaction, scope: TenantScope, accountId: string, record: CallRecord): Promise<void>;
   clearHealth(tx: Transaction, accountId: string): Promise<void>;
   healthOf(tx: Transaction, accountIds: readonly string[]): Promise<Map<string, HealthHistory>>;
 }

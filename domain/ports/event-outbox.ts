@@ -28,11 +28,20 @@ export interface StoredEvent extends EventEnvelope {
   readonly organizationId: string;
 }
 
+/** An event just written: its sequence is assigned when the relay numbers it, unless asked for at once. */
+export interface AppendedEvent extends Omit<StoredEvent, 'sequence'> {
+  readonly sequence: number | null;
+}
+
 /**
- * Transactional outbox: events are written in the same transaction as the state change that causes them,
- * with a per-organization monotonic sequence. A relay publishes them after commit; nothing is lost if the
- * process dies in between, because the relay resumes from what is still unpublished.
+ * Transactional outbox: events are written in the same transaction as the state change that causes them.
+ * The per-organization monotonic sequence is given by the relay, in batches, so concurrent transactions of
+ * one busy organization never queue on its counter; a caller that must show the sequence at once (a test
+ * delivery) asks for `assignSequence`, which takes the counter in its own transaction. A relay publishes
+ * committed events; nothing is lost if the process dies in between, because it resumes from what is
+ * still unpublished.
  */
 export interface EventOutbox {
-  append(tx: Transaction, events: readonly NewEvent[]): Promise<StoredEvent[]>;
+  append(tx: Transaction, events: readonly NewEvent[]): Promise<AppendedEvent[]>;
+  append(tx: Transaction, events: readonly NewEvent[], options: { assignSequence: true }): Promise<StoredEvent[]>;
 }

@@ -1,8 +1,10 @@
 /**
  * Publishes committed events from the outbox to the event transport, then marks them published.
  *
- * Claiming sets a short lease in one autocommitted statement (FOR UPDATE SKIP LOCKED), so several relays
- * share the work and no transaction stays open while the transport is called. A relay that dies after
+ * Claiming sets a short lease (FOR UPDATE SKIP LOCKED) and gives unnumbered events the next sequence
+ * numbers of their organization, in one short transaction; several relays share the work and no
+ * transaction stays open while the transport is called. Numbering here rather than at append keeps
+ * concurrent requests of one organization from queueing on its counter. A relay that dies after
  * claiming leaves the lease to expire and the events are claimed again; the transport drops the
  * duplicate by event id and consumers deduplicate too. Events committed while the transport is down stay
  * unpublished and leave as soon as it answers again.
@@ -10,7 +12,8 @@
 import type { Orm } from '../persistence/orm';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
-import { storedEventFromRow, type EventRow } from './sql-event-outbox';
+import type { Transaction } from '../../domain/ports/transactor';
+import { EVENT_COLUMNS, allocateSequences, storedEventFromRow, type EventRow } from './sql-event-outbox';
 
 export interface OutboxRelayOptions {
   readonly batchSize?: number;
@@ -100,16 +103,26 @@ export class OutboxRelay {
 
   private async publishBatch(): Promise<number> {
     const em = this.orm.em.fork({ useContext: false });
-    const rows = await em.execute<EventRow[]>(
-      `update events set relay_lease_until = now() + (? * interval '1 millisecond')
-        where id in (
-          select id from events
-           where published_at is null and (relay_lease_until is null or relay_lease_until < now())
-           order by sequence
-           limit ? for update skip locked)
-        returning id, organization_id, environment, type, api_version, sequence, data, created_at`,
-      [this.leaseMs, this.batchSize],
-    );
+    // One short transaction claims a batch (lease), numbers what has no sequence yet, and commits; the
+    // transport is called after, with no transaction open.
+    const rows = await em.transactional(async (txEm) => {
+      const tx = txEm as unknown as Transaction;
+      const claimed = await txEm.execute<EventRow[]>(
+        `select ${EVENT_COLUMNS} from events
+          where published_at is null and (relay_lease_until is null or relay_lease_until < now())
+          order by id limit ? for update skip locked`,
+        [this.batchSize],
+      );
+      if (claimed.length === 0) return claimed;
+      const numbered = await allocateSequences(tx, claimed.filter((row) => row.sequence === null).map((row) => ({ id: row.id, organizationId: row.organization_id })));
+      const rows = claimed.map((row) => ({ ...row, sequence: row.sequence ?? numbered.get(row.id)! }));
+      await txEm.execute(
+        `update events e set sequence = v.seq, relay_lease_until = now() + (? * interval '1 millisecond')
+           from jsonb_to_recordset(?::jsonb) as v(id text, seq int8) where e.id = v.id`,
+        [this.leaseMs, JSON.stringify(rows.map((row) => ({ id: row.id, seq: row.sequence })))],
+      );
+      return rows;
+    });
     if (rows.length === 0) return 0;
     const events = rows.map(storedEventFromRow).sort((a, b) => a.sequence - b.sequence);
     const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));

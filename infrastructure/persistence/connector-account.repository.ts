@@ -12,7 +12,10 @@ import type { ConnectorKind } from '../../domain/ports/connector-description';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
-import { entityManager } from './mikro-orm-transactor';
+import { deferWrite, entityManager } from './mikro-orm-transactor';
+
+/** About one recorded call in this many trims the account's call history. */
+const TRIM_EVERY = 20;
 
 interface AccountRow {
   id: string;
@@ -166,18 +169,24 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     );
   }
 
-  async recordCall(tx: Transaction, accountId: string, record: CallRecord): Promise<void> {
-    const em = entityManager(tx);
-    await em.execute(
-      `insert into connector_account_health (account_id, kind, result, operation, latency_ms, occurred_at) values (?, 'call', ?, ?, ?, ?)`,
-      [accountId, record.outcome, record.operation, record.latencyMs, record.at],
+  async recordCall(tx: Transaction, scope: TenantScope, accountId: string, record: CallRecord): Promise<void> {
+    await deferWrite(
+      tx,
+      `insert into connector_account_health (account_id, kind, result, operation, latency_ms, occurred_at)
+       select a.id, 'call', ?, ?, ?, ? from connector_accounts a where a.id = ? and a.organization_id = ? and a.environment = ?`,
+      [record.outcome, record.operation, record.latencyMs, record.at, accountId, scope.organizationId, scope.environment],
     );
-    // Keep only the window that is displayed (plus some slack), so the table does not grow with traffic.
-    await em.execute(
-      `delete from connector_account_health where account_id = ? and kind = 'call' and id <= (
-         select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)`,
-      [accountId, accountId, RECENT_CALLS_WINDOW * 2],
-    );
+    // Keep only the displayed window (plus slack) so the table does not grow with traffic. Trimming on
+    // every call would make concurrent payments of one account queue on the same rows, so about one call
+    // in TRIM_EVERY trims, which bounds the table at the window plus a few dozen rows per account.
+    if (Math.random() * TRIM_EVERY < 1) {
+      await deferWrite(
+        tx,
+        `delete from connector_account_health where account_id = ? and kind = 'call' and id <= (
+           select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)`,
+        [accountId, accountId, RECENT_CALLS_WINDOW * 2],
+      );
+    }
   }
 
   async clearHealth(tx: Transaction, accountId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
 import type { PaymentRepository } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
-import { entityManager } from './mikro-orm-transactor';
+import { deferWrite, entityManager } from './mikro-orm-transactor';
 
 const COLUMNS = `id, organization_id, environment, status, amount, currency, method_type, capture_method, captured_amount,
   refunded_amount, initiator, card_brand, card_last4, nsu, tid, authorization_code, customer_id, connector_account_id,
@@ -21,12 +21,15 @@ export function paymentFromDoc(doc: unknown): PaymentPrimitives {
   return (typeof doc === 'string' ? JSON.parse(doc) : doc) as PaymentPrimitives;
 }
 
-/** Payments as rows: the aggregate in `doc`, the searchable columns derived from it on every write. */
+/**
+ * Payments as rows: the aggregate in `doc`, the searchable columns derived from it on every write.
+ * Inserts and updates are queued on the unit of work (they travel with its events at commit).
+ */
 export class SqlPaymentRepository implements PaymentRepository {
   async insert(tx: Transaction, payment: Payment): Promise<void> {
     const p = payment.toPrimitives();
     const placeholders = columnValues(p).map((_, i) => (i === 23 ? '?::jsonb' : '?')).join(', ');
-    await entityManager(tx).execute(`insert into payments (${COLUMNS}) values (${placeholders})`, columnValues(p));
+    await deferWrite(tx, `insert into payments (${COLUMNS}) values (${placeholders})`, columnValues(p));
   }
 
   async update(tx: Transaction, payment: Payment): Promise<void> {
@@ -34,7 +37,7 @@ export class SqlPaymentRepository implements PaymentRepository {
     const [, organizationId, environment, ...rest] = columnValues(p);
     const names = COLUMNS.split(',').map((c) => c.trim()).slice(3);
     const sets = names.map((name) => (name === 'doc' ? `${name} = ?::jsonb` : `${name} = ?`)).join(', ');
-    await entityManager(tx).execute(`update payments set ${sets} where id = ? and organization_id = ? and environment = ?`, [
+    await deferWrite(tx, `update payments set ${sets} where id = ? and organization_id = ? and environment = ?`, [
       ...rest,
       p.id,
       organizationId,

@@ -42,7 +42,7 @@ export class InMemoryConnectorAccounts implements ConnectorAccountRepository {
   async recordVerification(_tx: Transaction, id: string, record: VerificationRecord) {
     this.entry(id).verification = record;
   }
-  async recordCall(_tx: Transaction, id: string, record: CallRecord) {
+  async recordCall(_tx: Transaction, _scope: unknown, id: string, record: CallRecord) {
     this.entry(id).calls.unshift(record);
   }
   async clearHealth(_tx: Transaction, id: string) {

@@ -9,6 +9,7 @@ import { Migration20261122004500ConnectorAccounts } from './Migration20261122004
 import { Migration20261122004000Webhooks } from './Migration20261122004000Webhooks';
 import { Migration20261122005000Payments } from './Migration20261122005000Payments';
 import { Migration20261122005100PaymentAttempts } from './Migration20261122005100PaymentAttempts';
+import { Migration20261122009000OutboxSequencing } from './Migration20261122009000OutboxSequencing';
 import { Migration20261122009500WebhookQueueIndexes } from './Migration20261122009500WebhookQueueIndexes';
 
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,5 +19,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122004500ConnectorAccounts', class: Migration20261122004500ConnectorAccounts },
   { name: 'Migration20261122005000Payments', class: Migration20261122005000Payments },
   { name: 'Migration20261122005100PaymentAttempts', class: Migration20261122005100PaymentAttempts },
+  { name: 'Migration20261122009000OutboxSequencing', class: Migration20261122009000OutboxSequencing },
   { name: 'Migration20261122009500WebhookQueueIndexes', class: Migration20261122009500WebhookQueueIndexes },
 ];

@@ -54,32 +54,55 @@ describe('transactional outbox, relay and event transports', () => {
   const unpublished = async (organizationId: string) =>
     Number((await orm.em.fork().execute(`select count(*)::int as n from events where organization_id = ? and published_at is null`, [organizationId]))[0].n);
 
-  describe('append', () => {
-    it('writes the envelope with a per-organization sequence starting at 1', async () => {
+  const sequencesOf = async (organizationId: string) =>
+    (await orm.em.fork().execute(`select id, sequence from events where organization_id = ? order by id`, [organizationId])) as Array<{ id: string; sequence: number | null }>;
+  const numberAll = async () => {
+    // A relay on a transport that accepts everything: numbering happens at claim time.
+    const relay = new OutboxRelay(orm, new InProcessTransport(logger), logger);
+    await relay.drain();
+    await relay.stop();
+  };
+
+  describe('append and numbering', () => {
+    it('writes the envelope at once and leaves numbering to the relay', async () => {
       const [first, second] = await append('org_seq_a', 2);
-      expect(first.sequence).to.equal(1);
-      expect(second.sequence).to.equal(2);
       expect(first.id).to.match(/^evt_/);
+      expect(first.sequence).to.equal(null);
       expect(first.apiVersion).to.equal('2026-01-01');
       expect(first.createdAt).to.equal('2026-11-22T10:00:00.000Z');
       expect(first.data).to.deep.equal({ object: { object: 'note', id: 'note_0', n: 0 }, previousAttributes: null });
-      const [other] = await append('org_seq_b');
-      expect(other.sequence).to.equal(1);
+      await numberAll();
+      expect((await sequencesOf('org_seq_a')).map((row) => [row.id, row.sequence])).to.deep.equal([[first.id, 1], [second.id, 2]]);
+      await append('org_seq_b');
+      await numberAll();
+      expect((await sequencesOf('org_seq_b')).map((row) => row.sequence)).to.deep.equal([1]);
     });
 
-    it('keeps sequences gapless and unique under concurrent transactions', async () => {
-      const batches = await Promise.all(Array.from({ length: 20 }, () => append('org_seq_c', 3)));
-      const sequences = batches.flat().map((event) => event.sequence).sort((a, b) => a - b);
+    it('numbers on append when asked, sharing the counter with the relay', async () => {
+      await append('org_seq_e');
+      const [now] = await transactor.run((tx) =>
+        outbox.append(tx, [{ type: 'note.created', scope: scopeOf('org_seq_e'), object: { object: 'note', id: 'n' } }], { assignSequence: true }),
+      );
+      expect(now.sequence).to.equal(1);
+      await numberAll();
+      expect((await sequencesOf('org_seq_e')).map((row) => row.sequence).sort()).to.deep.equal([1, 2]);
+    });
+
+    it('keeps sequences gapless and unique under concurrent transactions and concurrent relays', async () => {
+      await Promise.all(Array.from({ length: 20 }, () => append('org_seq_c', 3)));
+      const relays = [1, 2, 3].map(() => new OutboxRelay(orm, new InProcessTransport(logger), logger, { batchSize: 7 }));
+      await Promise.all(relays.map((relay) => relay.drain()));
+      await Promise.all(relays.map((relay) => relay.stop()));
+      const sequences = (await sequencesOf('org_seq_c')).map((row) => row.sequence).sort((a, b) => a! - b!);
       expect(sequences).to.deep.equal(Array.from({ length: 60 }, (_, i) => i + 1));
     });
 
     it('writes nothing, and uses no sequence number, when the transaction rolls back', async () => {
       await append('org_seq_d');
       await append('org_seq_d', 1, true).catch(() => undefined);
-      const [next] = await append('org_seq_d');
-      expect(next.sequence).to.equal(2);
-      const rows = await orm.em.fork().execute(`select count(*)::int as n from events where organization_id = 'org_seq_d'`);
-      expect(rows[0].n).to.equal(2);
+      await append('org_seq_d');
+      await numberAll();
+      expect((await sequencesOf('org_seq_d')).map((row) => row.sequence)).to.deep.equal([1, 2]);
     });
   });
 
@@ -159,7 +182,8 @@ describe('transactional outbox, relay and event transports', () => {
         }
       });
       try {
-        const [event] = await append('org_dedup');
+        const [appended] = await append('org_dedup');
+        const event = { ...appended, sequence: 1 };
         await transport.publish(event);
         await transport.publish(event); // a relay that died before marking: same Nats-Msg-Id
         await until(() => deliveries === 2);
@@ -193,7 +217,7 @@ describe('transactional outbox, relay and event transports', () => {
       await relay.drain();
       expect(seen).to.deep.equal([event.id]);
       expect(await unpublished('org_inproc')).to.equal(0);
-      await transport.publish(event);
+      await transport.publish({ ...event, sequence: 1 });
       expect(seen).to.deep.equal([event.id]);
       await relay.stop();
     });
