@@ -14,6 +14,8 @@ export interface StartedAdapter {
   readonly address: string;
   /** The sandbox acquirer's card vault (HTTP), where browsers post card numbers. */
   readonly vaultUrl?: string;
+  /** Adapters that report asynchronous outcomes: the CoreNotifications address, once the core serves it. */
+  setCoreNotificationsAddress?(address: string): void;
   stop(): Promise<void>;
 }
 

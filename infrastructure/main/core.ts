@@ -25,6 +25,8 @@ export interface AdapterAddress {
   readonly slug: string;
   /** host:port of the adapter's gRPC server. */
   readonly address: string;
+  /** In-process (embedded) adapters only: tells the adapter where the core's CoreNotifications server listens. */
+  readonly setCoreNotificationsAddress?: (address: string) => void;
 }
 
 export interface Core {

@@ -26,7 +26,13 @@ export async function startEmbeddedAdapters(config: Config, logger: Logger): Pro
   const vault = started.find(({ adapter }) => adapter.vaultUrl)?.adapter.vaultUrl;
   logger.info({ adapters: started.map(({ slug, adapter }) => `${slug}=${adapter.address}`), ...(vault ? { sandboxVault: vault } : {}) }, 'embedded connector adapters started');
   return {
-    adapters: started.map(({ slug, adapter }) => ({ slug, address: adapter.address })),
+    // Adapters that report asynchronous outcomes get the CoreNotifications address late: the payments module
+    // serves it once the modules are built (see payments.module.ts, worker core-notifications).
+    adapters: started.map(({ slug, adapter }) => ({
+      slug,
+      address: adapter.address,
+      ...(adapter.setCoreNotificationsAddress ? { setCoreNotificationsAddress: (address: string) => adapter.setCoreNotificationsAddress!(address) } : {}),
+    })),
     stop: async () => {
       await Promise.all(started.map(({ adapter }) => adapter.stop()));
     },

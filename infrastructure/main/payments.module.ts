@@ -87,23 +87,27 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     };
     const envPort = process.env['CORE_NOTIFICATIONS_PORT'];
     const notificationsPort = options.coreNotificationsPort ?? (envPort ? Number(envPort) : undefined);
-    const workers: BackgroundWorker[] =
-      notificationsPort === undefined
-        ? [expiryWorker]
-        : [
-            expiryWorker,
+    // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
+    // with them the server is always served, on a free loopback port unless a port is configured.
+    const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
+    const workers: BackgroundWorker[] = [expiryWorker];
+    if (notificationsPort !== undefined || lateBound.length > 0) {
+      workers.push({
+        name: 'core-notifications',
+        async start() {
+          const server = await startCoreNotificationsServer(
+            { onFraudDecision: (report) => fraudDecisions.execute(report) },
             {
-              name: 'core-notifications',
-              async start() {
-                const server = await startCoreNotificationsServer(
-                  { onFraudDecision: (report) => fraudDecisions.execute(report) },
-                  { port: notificationsPort, host: process.env['CORE_NOTIFICATIONS_HOST'] ?? '127.0.0.1' },
-                );
-                core.logger.info({ address: server.address }, 'core notifications server started');
-                return { stop: () => server.stop() };
-              },
+              port: notificationsPort ?? 0,
+              host: notificationsPort !== undefined ? (process.env['CORE_NOTIFICATIONS_HOST'] ?? '127.0.0.1') : '127.0.0.1',
             },
-          ];
+          );
+          for (const adapter of lateBound) adapter.setCoreNotificationsAddress!(server.address);
+          core.logger.info({ address: server.address, embeddedAdapters: lateBound.map((a) => a.slug) }, 'core notifications server started');
+          return { stop: () => server.stop() };
+        },
+      });
+    }
     return {
       routes: paymentRoutes({
         create: new CreatePayment(deps),

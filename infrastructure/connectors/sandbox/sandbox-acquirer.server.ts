@@ -61,6 +61,11 @@ export interface RunningSandboxAcquirer {
   readonly address: string;
   /** Base URL of the sandbox card vault (where browsers post card numbers). */
   readonly vaultUrl: string;
+  /**
+   * Points fraud decision reports at the core's CoreNotifications server once it listens (embedded mode starts
+   * the adapters before the core's modules, so the address is only known later).
+   */
+  setCoreNotificationsAddress(address: string): void;
   stop(): Promise<void>;
 }
 
@@ -107,7 +112,7 @@ export class SandboxAcquirer {
   readonly ledger = new SandboxLedger();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sleepers = new Set<() => void>();
-  private readonly core: CoreNotificationsClient | undefined;
+  private core: CoreNotificationsClient | undefined;
   private readonly timeoutDelayMs: number;
   private readonly fraudReviewDelayMs: number;
   /** Set once the vault listens (startSandboxAcquirer), unless given. */
@@ -122,6 +127,12 @@ export class SandboxAcquirer {
     this.core = options.coreNotificationsAddress
       ? createGrpcClient(CoreNotificationsClient, options.coreNotificationsAddress)
       : undefined;
+  }
+
+  /** Late binding of the CoreNotifications address; decisions scheduled before are reported there too. */
+  setCoreNotificationsAddress(address: string): void {
+    this.core?.close();
+    this.core = createGrpcClient(CoreNotificationsClient, address);
   }
 
   /** Cancels pending timers and sleeping calls; the server is stopped by the caller. */
@@ -491,6 +502,7 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {})
     port: running.port,
     address: running.address,
     vaultUrl: sandbox.vaultBaseUrl,
+    setCoreNotificationsAddress: (address) => sandbox.setCoreNotificationsAddress(address),
     async stop() {
       sandbox.dispose();
       await Promise.all([running.stop(1_000), vault.stop()]);
