@@ -16,12 +16,17 @@ export function localKeyFile(dataDir: string, name: string): string {
   }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64');
+  // Written whole under a private name, then linked into place: another process starting at the same
+  // moment either wins the link (and we read its key) or never sees a half-written file.
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(temporary, key, { mode: 0o600 });
   try {
-    fs.writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+    fs.linkSync(temporary, file);
     return key;
   } catch (error) {
-    // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
     throw error;
+  } finally {
+    fs.rmSync(temporary, { force: true });
   }
 }
