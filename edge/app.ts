@@ -199,6 +199,11 @@ function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): { 
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     return { status, body: errorBody(code, 'The request could not be read', requestId), headers: {} };
   }
+  if (ctx.req.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+    // The client hung up mid-request: nobody reads this answer, and it is no fault of the service.
+    state.log?.info({ method: ctx.method, path: ctx.path }, 'client closed the connection');
+    return { status: 499, body: errorBody('client_closed_request', 'The client closed the connection', requestId), headers: {} };
+  }
   (state.log ?? console).error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
   return { status: 500, body: errorBody('internal_error', 'An unexpected error occurred; quote the request id to support', requestId), headers: {} };
 }
