@@ -3,7 +3,7 @@ import type { NewAttemptRecord, WebhookDeliveryRepository } from '../../domain/p
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookDelivery, type StoredResponse } from '../../domain/webhook/webhook-delivery';
 import type { DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
-import { entityManager } from './mikro-orm-transactor';
+import { deferWrite, entityManager } from './mikro-orm-transactor';
 
 export interface DeliveryRow {
   id: string;
@@ -82,7 +82,9 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
 
   async update(tx: Transaction, delivery: WebhookDelivery, requestHeaders?: Record<string, string> | null): Promise<void> {
     const s = delivery.state;
-    await entityManager(tx).execute(
+    // Nobody reads the answer: queued and sent with the unit's next statement or its commit (one round trip).
+    await deferWrite(
+      tx,
       `update webhook_deliveries set status = ?, attempts = ?, next_retry_at = ?, last_response = ?::jsonb, updated_at = ?
          ${requestHeaders !== undefined ? ', request_headers = ?::jsonb' : ''}
        where id = ?`,
@@ -94,7 +96,8 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
   async appendAttempt(tx: Transaction, record: NewAttemptRecord): Promise<void> {
     const s = record.delivery.state;
     const a = record.attempt;
-    await entityManager(tx).execute(
+    await deferWrite(
+      tx,
       `insert into webhook_delivery_attempts (delivery_id, seq, endpoint_id, organization_id, environment, number, started_at, duration_ms,
          response_status, succeeded, error, is_test)
        select ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from webhook_delivery_attempts where delivery_id = ?`,
@@ -139,6 +142,6 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
   }
 
   async releaseLease(tx: Transaction, id: string, owner: string): Promise<void> {
-    await entityManager(tx).execute(`update webhook_deliveries set lease_owner = null, lease_until = null where id = ? and lease_owner = ?`, [id, owner]);
+    await deferWrite(tx, `update webhook_deliveries set lease_owner = null, lease_until = null where id = ? and lease_owner = ?`, [id, owner]);
   }
 }

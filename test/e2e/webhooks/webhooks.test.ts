@@ -256,13 +256,15 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
 
     it('sends a test event now and answers with the receiver status and body', async () => {
       const previous = receiver.answer;
-      receiver.answer = (req) => (req.path === '/deliver' && req.headers['service-event-type'] === 'webhook_endpoint.test' ? { status: 202, body: 'hello from receiver' } : previous(req));
+      receiver.answer = (req) => (req.path === '/deliver' && req.headers['service-event-type'] === 'webhook_endpoint.test' ? { status: 202, body: 'hello from receiver: it\'s "ok" \\ ? $1 é' } : previous(req));
       try {
         const r = await merchant.sandbox.post(`/v1/webhooks/${endpointId}/test`);
         expect(r.status).to.equal(201);
         expect(r.body.eventType).to.equal('webhook_endpoint.test');
         expect(r.body.status).to.equal('succeeded');
-        expect(r.body.response).to.deep.equal({ status: 202, body: 'hello from receiver', truncated: false });
+        expect(r.body.response).to.deep.equal({ status: 202, body: 'hello from receiver: it\'s "ok" \\ ? $1 é', truncated: false });
+        const stored = await merchant.sandbox.get(`/v1/webhooks/${endpointId}/deliveries/${r.body.id}`);
+        expect(stored.body.response.body).to.equal('hello from receiver: it\'s "ok" \\ ? $1 é');
         const got = receiver.requests.find((x) => x.headers['service-event-type'] === 'webhook_endpoint.test')!;
         expect(verifyWebhook({ rawBody: got.rawBody, signatureHeader: got.headers['service-signature'] as string, secret }).type).to.equal('webhook_endpoint.test');
       } finally {
@@ -395,7 +397,8 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       const base = `/v1/webhooks/${ep.body.id}/deliveries`;
       await eventually(async () => (await m.sandbox.get(`${base}?status=succeeded`)).body.data.length === 3);
       const types = async (q: string) => (await m.sandbox.get(`${base}?${q}`)).body.data.map((d: { eventType: string }) => d.eventType);
-      expect(await types('eventType=payment.*')).to.deep.equal(['payment.failed', 'payment.captured']);
+      // Deliveries list newest first by delivery id (creation order of the fan-out, not event order).
+      expect(await types('eventType=payment.*')).to.have.members(['payment.failed', 'payment.captured']);
       expect(await types('eventType=recipient.updated')).to.deep.equal(['recipient.updated']);
       expect(await types('status=pending,failed')).to.deep.equal([]);
       expect(await types('createdFrom=2999-01-01T00:00:00Z')).to.deep.equal([]);
@@ -405,8 +408,11 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       expect(page1.body.hasMore).to.equal(true);
       const page2 = await m.sandbox.get(`${base}?limit=2&startingAfter=${page1.body.data[1].id}`);
       expect(page2.body).to.deep.include({ hasMore: false });
-      expect(page2.body.data.map((d: { eventType: string }) => d.eventType)).to.deep.equal(['payment.captured']);
-      expect(await types(`search=${page2.body.data[0].id}`)).to.deep.equal(['payment.captured']);
+      expect(page2.body.data).to.have.length(1);
+      expect([...page1.body.data, ...page2.body.data].map((d: { eventType: string }) => d.eventType))
+        .to.have.members(['payment.captured', 'recipient.updated', 'payment.failed']);
+      expect(page2.body.data[0].id < page1.body.data[1].id).to.equal(true);
+      expect(await types(`search=${page2.body.data[0].id}`)).to.deep.equal([page2.body.data[0].eventType]);
       const bad = await m.sandbox.get(`${base}?status=bogus`);
       expect(bad.status).to.equal(422);
       expect(bad.body.error.param).to.equal('query.status');
