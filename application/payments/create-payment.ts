@@ -7,6 +7,8 @@ import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
+import { authorizeRequest } from './authorize-request';
+import { RoutingLease } from './routing-lease';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface CreateCardPaymentCommand {
@@ -131,19 +133,25 @@ export class CreatePayment {
       });
     }
 
+    // Crash recovery: the first attempt's id is saved with the payment, before any connector call.
+    const lease = decision.ok && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, decision.accounts[0]!.id) : null;
+    const request = authorizeRequest(payment.toPrimitives(), source, command.items);
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
+      if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
     });
     if (!decision.ok) return paymentObject(payment.toPrimitives());
 
-    const outcome = await this.route(scope, payment, decision.accounts, source, command);
+    const outcome = await this.route(scope, payment, decision.accounts, source, command, lease, request);
 
     const stored = await this.deps.transactor.run(async (tx) => {
+      const held = !lease || (await lease.settle(tx, outcome.attempts));
       const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
       if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+      if (!held) return current; // a recovery worker took the payment over (this request stalled past the grace period)
       for (const attempt of outcome.attempts) current.recordAttempt(attempt);
       const now = this.deps.clock.now();
       const o = outcome.result;
@@ -227,6 +235,8 @@ export class CreatePayment {
     accounts: readonly RoutableAccount[],
     source: ChargeSource,
     command: CreateCardPaymentCommand,
+    lease: RoutingLease | null,
+    request: ReturnType<typeof authorizeRequest>,
   ): Promise<{ attempts: PaymentAttempt[]; result: RoutingResult }> {
     const attempts: PaymentAttempt[] = [];
     let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
@@ -241,34 +251,15 @@ export class CreatePayment {
       }
       if (!opened) continue;
       const { account, gateway, credentials } = opened;
-      const attemptId = this.deps.ids.next('att_');
+      const attemptId = lease ? await lease.attemptIdFor(account.id) : this.deps.ids.next('att_');
+      if (attemptId === null) {
+        // The lease was taken over: the worker holding it finishes the payment (tx2 records nothing for us).
+        return { attempts, result: { kind: 'failed', reason: 'handed_over', error: { code: 'handed_over', message: 'Routing was taken over by recovery.', stage: 'authorization', connectorAccount: null } } };
+      }
       const started = this.deps.clock.now();
       let output: AuthorizeOutput;
       try {
-        output = await gateway.authorize({
-          credentials,
-          idempotencyKey: attemptId,
-          paymentId: payment.id,
-          source: source.isNetworkToken
-            ? { type: 'network_token', token: source.token, ...definedCard(source.card, ['brand', 'expMonth', 'expYear']) }
-            : { type: 'card', token: source.token, ...definedCard(source.card, ['brand', 'bin', 'last4', 'expMonth', 'expYear', 'holderName']) },
-          amount: command.amount,
-          currency: command.currency ?? 'BRL',
-          capture: (command.captureMethod ?? 'automatic') === 'automatic',
-          installments: command.installments ?? 1,
-          initiator: command.initiator ?? 'customer',
-          ...(command.mitType ? { mitType: command.mitType } : {}),
-          ...(command.softDescriptor ? { softDescriptor: command.softDescriptor } : {}),
-          ...(command.items ? { items: command.items } : {}),
-          ...(payment.toPrimitives().splits.length
-            ? { splits: payment.toPrimitives().splits.map((s) => ({ recipientId: s.recipientId, amount: s.amount, liableForChargeback: s.liableForChargeback, chargeProcessingFee: s.chargeProcessingFee })) }
-            : {}),
-          fraudData: {
-            ...(command.clientIp ? { clientIp: command.clientIp } : {}),
-            ...(command.clientUserAgent ? { clientUserAgent: command.clientUserAgent } : {}),
-            ...(command.deviceId ? { deviceId: command.deviceId } : {}),
-          },
-        });
+        output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...request });
       } catch (error) {
         const latencyMs = this.deps.clock.now().getTime() - started.getTime();
         const timeout = isConnectorFailure(error) && error.kind === 'timeout';
@@ -329,10 +320,3 @@ type RoutingResult =
   | { kind: 'approved'; account: PaymentConnectorAccount; output: Extract<AuthorizeOutput, { status: 'approved' }> }
   | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string }
   | { kind: 'failed'; reason: string; error: { code: string; message: string; stage: string; connectorAccount: { id: string; name: string } | null } };
-
-function definedCard<K extends keyof CardSummary>(card: CardSummary, keys: K[]): { [P in K]?: NonNullable<CardSummary[P]> } {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (card[key] !== null && card[key] !== undefined) out[key] = card[key];
-  return out as { [P in K]?: NonNullable<CardSummary[P]> };
-}
-

@@ -30,4 +30,6 @@ export interface PaymentDeps {
   readonly reportCall?: (scope: import('../../domain/shared/environment').TenantScope, accountId: string, call: { operation: string; outcome: 'approved' | 'declined' | 'technical_failure' | 'timeout'; latencyMs: number }) => Promise<void>;
   /** How long a capture/void/refund claim protects the payment against a concurrent operation. */
   readonly operationClaimMs?: number;
+  /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
+  readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
 }

@@ -15,6 +15,7 @@ export function attemptObject(a: PaymentAttempt) {
     latencyMs: a.latencyMs,
     message: a.message,
     createdAt: a.startedAt,
+    ...(a.reconciliation ? { reconciliation: a.reconciliation } : {}),
   };
 }
 

@@ -78,6 +78,30 @@ export interface PaymentAttempt {
   outcome: AttemptOutcome;
   message: string | null;
   startedAt: string;
+  /** Only for an attempt whose outcome stayed unknown (timeout): what the background reconciliation found. */
+  reconciliation?: AttemptReconciliation;
+}
+
+/**
+ * pending: not resolved yet; not_authorized: the re-sent Authorize (same key) was declined, nothing is held;
+ * voided / refunded: the acquirer had authorized (or captured) it and the amount was given back; reversal_refused:
+ * the acquirer refused the reversal; unresolved: the acquirer never answered after every try (manual follow-up).
+ */
+export type AttemptReconciliationStatus = 'pending' | 'not_authorized' | 'voided' | 'refunded' | 'reversal_refused' | 'unresolved';
+
+export interface AttemptReconciliation {
+  status: AttemptReconciliationStatus;
+  /** Re-sends tried so far. */
+  tries: number;
+  checkedAt: string | null;
+  /** The authorization the re-send found, when there was one. */
+  acquirerPaymentId: string | null;
+  /** The reversal's idempotency key / operation reference. */
+  operationId: string | null;
+  /** Amount given back (void or refund), minor units. */
+  amount: number;
+  rawCode: string | null;
+  message: string | null;
 }
 
 export type OperationType = 'capture' | 'void' | 'refund';
@@ -318,7 +342,23 @@ export class Payment {
   /** A try on one account; technical failures and timeouts are recorded here and routing moves on. */
   recordAttempt(attempt: PaymentAttempt): void {
     this.requireStatus('processing', 'record_attempt');
-    this.state.attempts.push(clone(attempt));
+    const recorded = clone(attempt);
+    // A timeout leaves the outcome unknown: the acquirer may have authorized. It is reconciled in the background.
+    if (recorded.outcome === 'timeout' && !recorded.reconciliation) {
+      recorded.reconciliation = { status: 'pending', tries: 0, checkedAt: null, acquirerPaymentId: null, operationId: null, amount: 0, rawCode: null, message: null };
+    }
+    this.state.attempts.push(recorded);
+  }
+
+  /**
+   * The background reconciliation of an unknown-outcome attempt progressed or ended. Any status: it changes what
+   * is known about that attempt, not the payment's state (no event).
+   */
+  recordAttemptReconciliation(attemptId: string, reconciliation: AttemptReconciliation, now: Date): void {
+    const attempt = this.state.attempts.find((a) => a.id === attemptId);
+    if (!attempt) throw new DomainError('resource_missing', `No attempt ${attemptId} on payment ${this.state.id}.`);
+    attempt.reconciliation = clone(reconciliation);
+    this.state.updatedAt = now.toISOString();
   }
 
   /**

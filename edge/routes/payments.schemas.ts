@@ -243,6 +243,20 @@ const attemptResponse: JsonSchema = {
     latencyMs: int,
     message: nullable(str),
     createdAt: dateTime,
+    reconciliation: {
+      type: 'object',
+      description: 'Only on a timed-out attempt: the background re-send of Authorize with the same idempotency key, and the reversal of an authorization it found.',
+      properties: {
+        status: { type: 'string', enum: ['pending', 'not_authorized', 'voided', 'refunded', 'reversal_refused', 'unresolved'] },
+        tries: int,
+        checkedAt: nullable(dateTime),
+        acquirerPaymentId: nullable(str),
+        operationId: nullable(str),
+        amount: int,
+        rawCode: nullable(str),
+        message: nullable(str),
+      },
+    },
   },
 };
 

@@ -14,6 +14,8 @@ import { NotifyExpiringAuthorizations } from '../../application/payments/notify-
 import type { PaymentDeps } from '../../application/payments/payment-deps';
 import { PaymentSummary } from '../../application/payments/payment-summary';
 import { RefundPayment } from '../../application/payments/refund-payment';
+import { ReconcileUnknownAttempts } from '../../application/payments/reconcile-unknown-attempts';
+import { RecoverStuckPayments } from '../../application/payments/recover-stuck-payments';
 import { ResolveFraudDecision } from '../../application/payments/resolve-fraud-decision';
 import { VoidPayment } from '../../application/payments/void-payment';
 import { declineTableCoverage } from '../../domain/payment/decline/classify-decline';
@@ -23,6 +25,7 @@ import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
 import { paymentRoutes } from '../../edge/routes/payments.routes';
 import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodRepository } from '../persistence/customer.repository';
 import { SqlPaymentQueries } from '../persistence/payment.queries';
+import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.repository';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import type { Core } from './core';
 import type { BackgroundWorker, ModuleDefinition, ModuleInstance } from './module';
@@ -38,6 +41,14 @@ export interface PaymentsModuleOptions {
   readonly coreNotificationsPort?: number;
   /** How often the worker looks for pre-authorizations near their capture deadline (default 60 s). */
   readonly expiryScanIntervalMs?: number;
+  /**
+   * How long a payment may stay `processing` with no sign of life from its request before the recovery worker
+   * takes it over. Default env PAYMENT_RECOVERY_GRACE_MS, else 2 x CONNECTOR_DEADLINE_MS + 5 s; never less than
+   * the connector deadline + 1 s (a live request must never lose its payment).
+   */
+  readonly recoveryGraceMs?: number;
+  /** How often the recovery worker looks for stuck payments and due reconciliations (default 5 s). */
+  readonly recoveryScanIntervalMs?: number;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
@@ -59,6 +70,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       usage: new SqlProductionUsage(),
       ...(security ? { security } : {}),
       reportCall: (scope, accountId, call) => directory().recordCallOutcome(scope, accountId, call),
+      recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
     };
     const customers = new ManageCustomers(deps);
     const paymentMethods = new ManagePaymentMethods(deps);
@@ -85,12 +97,36 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         return { stop: async () => clearInterval(timer) };
       },
     };
+    const recoverStuck = new RecoverStuckPayments(deps, deps.recovery!);
+    const reconcile = new ReconcileUnknownAttempts(deps, deps.recovery!);
+    core.services.provide('paymentRecovery', recoverStuck);
+    core.services.provide('attemptReconciliation', reconcile);
+    const recoveryWorker: BackgroundWorker = {
+      name: 'payment-recovery',
+      async start() {
+        let running = false;
+        const timer = setInterval(() => {
+          if (running) return;
+          running = true;
+          recoverStuck
+            .run()
+            .catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed'))
+            .then(() => reconcile.run())
+            .catch((error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'))
+            .finally(() => {
+              running = false;
+            });
+        }, options.recoveryScanIntervalMs ?? 5_000);
+        timer.unref();
+        return { stop: async () => clearInterval(timer) };
+      },
+    };
     const envPort = process.env['CORE_NOTIFICATIONS_PORT'];
     const notificationsPort = options.coreNotificationsPort ?? (envPort ? Number(envPort) : undefined);
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
     // with them the server is always served, on a free loopback port unless a port is configured.
     const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
-    const workers: BackgroundWorker[] = [expiryWorker];
+    const workers: BackgroundWorker[] = [expiryWorker, recoveryWorker];
     if (notificationsPort !== undefined || lateBound.length > 0) {
       workers.push({
         name: 'core-notifications',
@@ -125,6 +161,13 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     };
   },
   };
+}
+
+function recoveryGraceMs(core: Core, options: PaymentsModuleOptions): number {
+  const deadline = core.config.connectorDeadlineMs;
+  const env = process.env['PAYMENT_RECOVERY_GRACE_MS'];
+  const configured = options.recoveryGraceMs ?? (env ? Number(env) : 2 * deadline + 5_000);
+  return Math.max(Number.isFinite(configured) ? configured : 0, deadline + 1_000);
 }
 
 export const PAYMENTS_MODULE = paymentsModule();

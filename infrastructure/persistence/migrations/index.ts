@@ -11,6 +11,7 @@ import { Migration20261122005000Payments } from './Migration20261122005000Paymen
 import { Migration20261122005100PaymentAttempts } from './Migration20261122005100PaymentAttempts';
 import { Migration20261122009000OutboxSequencing } from './Migration20261122009000OutboxSequencing';
 import { Migration20261122009500WebhookQueueIndexes } from './Migration20261122009500WebhookQueueIndexes';
+import { Migration20261122009800PaymentRecovery } from './Migration20261122009800PaymentRecovery';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -21,4 +22,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122005100PaymentAttempts', class: Migration20261122005100PaymentAttempts },
   { name: 'Migration20261122009000OutboxSequencing', class: Migration20261122009000OutboxSequencing },
   { name: 'Migration20261122009500WebhookQueueIndexes', class: Migration20261122009500WebhookQueueIndexes },
+  { name: 'Migration20261122009800PaymentRecovery', class: Migration20261122009800PaymentRecovery },
 ];

@@ -1,0 +1,125 @@
+import type { AttemptReconciliation, AttemptReconciliationStatus } from '../../domain/payment/payment';
+import type { AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { ReconciliationTask } from '../../domain/ports/payment-recovery';
+import { isConnectorFailure } from '../../domain/shared/connector-failure';
+import type { PaymentDeps } from './payment-deps';
+import type { PaymentRecoveryDeps } from './routing-lease';
+
+/** Re-sends before an attempt is left `unresolved` for a person to follow up. */
+export const MAX_RECONCILIATION_TRIES = 8;
+
+/** Backoff between re-sends that got no answer: 30 s, 1 min, 2 min ... capped at 1 hour. */
+export function reconciliationBackoffMs(tries: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, tries - 1), 3_600_000);
+}
+
+/**
+ * Resolves attempts whose outcome stayed unknown (a timeout) on a payment that routing decided otherwise (a
+ * fallback approved or declined, or every account failed): the acquirer may have authorized anyway, and the
+ * cardholder must never be held twice. Authorize is re-sent with the timed-out attempt's id (the acquirer returns
+ * the original outcome, or acts once now); an approval is reversed with the task's own fixed idempotency key:
+ * Void while only authorized, Refund when the authorization captured. The result is recorded on the payment's
+ * attempt (`attempts[].reconciliation`). No answer: retried with backoff, `unresolved` after
+ * MAX_RECONCILIATION_TRIES. Tasks are claimed with SKIP LOCKED and a lease, so workers never run one twice at once;
+ * a crash mid-way repeats the same idempotent calls.
+ */
+export class ReconcileUnknownAttempts {
+  constructor(
+    private readonly deps: PaymentDeps,
+    private readonly recovery: PaymentRecoveryDeps,
+  ) {}
+
+  /** Claims and works up to `batch` due tasks; returns how many reached a final status. */
+  async run(batch = 20): Promise<number> {
+    const now = this.deps.clock.now();
+    const leaseOwner = this.deps.ids.next('rcn_');
+    const tasks = await this.deps.transactor.run((tx) =>
+      this.recovery.store.claimReconciliations(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs * 2), limit: batch }),
+    );
+    let finished = 0;
+    for (const task of tasks) if (await this.reconcile(task)) finished += 1;
+    return finished;
+  }
+
+  private async reconcile(task: ReconciliationTask): Promise<boolean> {
+    const tries = task.tries + 1;
+    const outcome = await this.resolve(task);
+    const now = this.deps.clock.now();
+    const status: AttemptReconciliationStatus =
+      outcome.status === 'pending' && tries >= MAX_RECONCILIATION_TRIES ? 'unresolved' : outcome.status;
+    const reconciliation: AttemptReconciliation = {
+      status,
+      tries,
+      checkedAt: now.toISOString(),
+      acquirerPaymentId: outcome.acquirerPaymentId ?? null,
+      operationId: outcome.reversed ? task.reversalKey : null,
+      amount: outcome.amount ?? 0,
+      rawCode: outcome.rawCode ?? null,
+      message: outcome.message ?? null,
+    };
+    await this.deps.transactor.run(async (tx) => {
+      const held = await this.recovery.store.finishReconciliation(tx, {
+        attemptId: task.attemptId,
+        leaseOwner: task.leaseOwner,
+        status,
+        tries,
+        nextAt: new Date(now.getTime() + reconciliationBackoffMs(tries)),
+        detail: { ...reconciliation },
+        now,
+      });
+      if (!held) return;
+      const payment = await this.deps.payments.find(tx, task.scope, task.paymentId, { forUpdate: true });
+      if (!payment) return;
+      payment.recordAttemptReconciliation(task.attemptId, reconciliation, now);
+      await this.deps.payments.update(tx, payment);
+    });
+    return status !== 'pending';
+  }
+
+  private async resolve(task: ReconciliationTask): Promise<{
+    status: AttemptReconciliationStatus;
+    acquirerPaymentId?: string;
+    amount?: number;
+    rawCode?: string;
+    message?: string;
+    reversed?: boolean;
+  }> {
+    const opened = await this.deps.connectors.open(task.scope, task.connectorAccountId).catch(() => null);
+    if (!opened) return { status: 'pending', message: `connector account ${task.connectorAccountId} is not available` };
+    const { gateway, credentials } = opened;
+    let answer: AuthorizeOutput;
+    try {
+      answer = await gateway.authorize({ credentials, idempotencyKey: task.attemptId, ...task.request });
+    } catch (error) {
+      return { status: 'pending', message: noAnswer(error) };
+    }
+    if (answer.status === 'declined') return { status: 'not_authorized', rawCode: answer.rawCode, ...(answer.message ? { message: answer.message } : {}) };
+    if (answer.status === 'pending_action') return { status: 'not_authorized', rawCode: answer.rawCode, message: 'The acquirer asked for an action (3DS); nothing is held.' };
+    const acquirerPaymentId = answer.references.acquirerPaymentId;
+    const captured = answer.capturedAmount > 0;
+    let reversal: OperationOutput;
+    try {
+      reversal = captured
+        ? await gateway.refund({ credentials, idempotencyKey: task.reversalKey, acquirerPaymentId, amount: answer.capturedAmount })
+        : await gateway.void({ credentials, idempotencyKey: task.reversalKey, acquirerPaymentId });
+    } catch (error) {
+      return { status: 'pending', acquirerPaymentId, message: `Authorized at the acquirer; the reversal got no answer yet: ${noAnswer(error)}` };
+    }
+    if (reversal.status === 'declined') {
+      return { status: 'reversal_refused', acquirerPaymentId, rawCode: reversal.rawCode, message: reversal.message };
+    }
+    return {
+      status: captured ? 'refunded' : 'voided',
+      acquirerPaymentId,
+      amount: reversal.amount || (captured ? answer.capturedAmount : task.request.amount),
+      rawCode: reversal.rawCode,
+      message: captured ? 'The timed-out attempt had been captured; refunded.' : 'The timed-out attempt had been authorized; voided.',
+      reversed: true,
+    };
+  }
+}
+
+function noAnswer(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (isConnectorFailure(error) ? `${error.kind}: ${message}` : message).slice(0, 500);
+}
