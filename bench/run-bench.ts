@@ -8,12 +8,14 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const WEBHOOK_ENDPOINTS = 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -26,6 +28,60 @@ interface Result {
   p99: number | null;
   errors: number;
   note?: string;
+}
+
+/** A local webhook receiver: counts deliveries and the time from event commit (createdAt) to arrival. */
+interface Receiver {
+  port: number;
+  deliveries: number;
+  events: Set<string>;
+  latenciesMs: number[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function startReceiver(): Promise<Receiver> {
+  return new Promise((resolve) => {
+    const receiver: Receiver = {
+      port: 0,
+      deliveries: 0,
+      events: new Set(),
+      latenciesMs: [],
+      reset() {
+        this.deliveries = 0;
+        this.events.clear();
+        this.latenciesMs = [];
+      },
+      close: () => new Promise<void>((done) => server.close(() => done())),
+    };
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const arrived = Date.now();
+        try {
+          const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; createdAt: string };
+          receiver.deliveries += 1;
+          receiver.events.add(event.id);
+          receiver.latenciesMs.push(arrived - Date.parse(event.createdAt));
+        } catch {
+          /* not an event */
+        }
+        response.writeHead(200).end('ok');
+      });
+    });
+    server.keepAliveTimeout = 65_000;
+    server.listen(0, '127.0.0.1', () => {
+      receiver.port = (server.address() as { port: number }).port;
+      resolve(receiver);
+    });
+  });
+}
+
+function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 interface Child {
@@ -133,7 +189,36 @@ async function benchService(setup: string, env: Record<string, string>, results:
     const payment = JSON.stringify({ amount: 1990, currency: 'BRL', card: { token: 'tok_sandbox_approved' } });
     const probe = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
     if (account.status === 201 && probe.status === 201) {
-      results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
+      // Webhook fan-out rides on the payment load: every captured payment is one event for 10 endpoints.
+      const receiver = await startReceiver();
+      const endpoints = await Promise.all(
+        Array.from({ length: WEBHOOK_ENDPOINTS }, (_, i) =>
+          json(`${base}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/hook/${i}`, enabledEvents: ['payment.*'] }) }),
+        ),
+      );
+      const fanout = endpoints.every((endpoint) => endpoint.status === 201);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      receiver.reset();
+      const started = Date.now();
+      const paymentsResult = await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
+      results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', paymentsResult));
+      if (fanout) {
+        // Events of this load only (the receiver was reset before it); a redelivery would count twice.
+        const expected = paymentsResult['2xx'] * WEBHOOK_ENDPOINTS;
+        const drainDeadline = Date.now() + 60_000;
+        while (receiver.deliveries < expected && Date.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        const seconds = (Date.now() - started) / 1000;
+        results.push({
+          setup,
+          scenario: `webhook fan-out to ${WEBHOOK_ENDPOINTS} endpoints: ${receiver.events.size} events, ${receiver.deliveries}/${expected} deliveries`,
+          requestsPerSecond: Math.round(receiver.deliveries / seconds),
+          p50: percentile(receiver.latenciesMs, 50),
+          p99: percentile(receiver.latenciesMs, 99),
+          errors: Math.max(0, expected - receiver.deliveries),
+          note: `deliveries/s; latency = event commit to arrival; ${Math.round(receiver.events.size / seconds)} events/s`,
+        });
+      }
+      await receiver.close();
     } else {
       results.push({ setup, scenario: 'POST /v1/payments', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${probe.status})` });
     }
@@ -180,7 +265,7 @@ async function main(): Promise<void> {
     ...results.map((r) =>
       r.requestsPerSecond === null
         ? `| ${r.setup} | ${r.scenario} | - | - | - | - | ${r.note ?? ''} |`
-        : `| ${r.setup} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${baselineWrite ? `${Math.round((r.requestsPerSecond / baselineWrite) * 1000) / 10} %` : '-'} |`,
+        : `| ${r.setup} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? (baselineWrite ? `${Math.round((r.requestsPerSecond / baselineWrite) * 1000) / 10} %` : '-')} |`,
     ),
     '',
   ];
