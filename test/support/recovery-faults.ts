@@ -26,14 +26,15 @@ export class RecoveryFaults {
   readonly lateApproval = new Set<string>();
   readonly calls: Array<{ accountId: string; key: string; token: string }> = [];
   private readonly seenKeys = new Set<string>();
-  private crash: { reached: (r: CallResult) => void; released: Promise<void> } | null = null;
+  private crash: { accountId?: string; reached: (r: CallResult) => void; released: Promise<void> } | null = null;
 
-  crashAfterNextCall(): { reached: Promise<CallResult>; release(): void } {
+  /** Only the next call to `accountId` (default: to any account) "crashes". */
+  crashAfterNextCall(accountId?: string): { reached: Promise<CallResult>; release(): void } {
     let reached!: (r: CallResult) => void;
     let release!: () => void;
     const reachedPromise = new Promise<CallResult>((resolve) => (reached = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
-    this.crash = { reached, released };
+    this.crash = { ...(accountId ? { accountId } : {}), reached, released };
     return { reached: reachedPromise, release };
   }
 
@@ -63,7 +64,7 @@ export class RecoveryFaults {
         this.calls.push({ accountId, key: input.idempotencyKey, token });
         const sent = opened.gateway.authorize({ ...input, source: { ...input.source, token } });
         const crash = this.crash;
-        if (!crash) return sent;
+        if (!crash || (crash.accountId && crash.accountId !== accountId)) return sent;
         this.crash = null;
         let result: CallResult;
         try {

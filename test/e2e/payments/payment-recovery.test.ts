@@ -224,6 +224,58 @@ describe('payment recovery: a crash between the two transactions of POST /v1/pay
     release();
   });
 
+  it('the re-sent attempt times out: the worker falls back and queues the timed-out attempt for reconciliation', async () => {
+    const merchant = await h.service.merchant('Crash timeout');
+    const slow = await account(merchant.sandbox, 'slow', 100);
+    const backup = await account(merchant.sandbox, 'backup', 200);
+    h.faults.timingOut.add(slow);
+    const { call, release } = await crashDuring(merchant, { amount: 2_500, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'visa' } });
+    expect(call.error).to.exist;
+    h.clock.advance(GRACE_MS + 1);
+    expect(await recovery.run()).to.equal(1);
+    const view = (await merchant.sandbox.get(`/v1/payments/${call.paymentId}`)).body;
+    expect(view).to.include({ status: 'authorized', connectorAccountId: backup });
+    expect(view.attempts.map((a: any) => [a.connectorAccountId, a.outcome, a.reconciliation?.status ?? null])).to.deep.equal([
+      [slow, 'timeout', 'pending'],
+      [backup, 'approved', null],
+    ]);
+    const queued = await sql<{ attempt_id: string; status: string }>('select attempt_id, status from payment_reconciliations where payment_id = ?', [call.paymentId]);
+    expect(queued).to.deep.equal([{ attempt_id: call.key, status: 'pending' }]);
+    expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.authorized']);
+    release();
+  });
+
+  it('an earlier saved attempt now approves while a later one had approved too: the later one is reconciled (refunded)', async () => {
+    const merchant = await h.service.merchant('Crash double');
+    const first = await account(merchant.sandbox, 'first', 100);
+    const second = await account(merchant.sandbox, 'second', 200);
+    h.faults.failing.add(first);
+    // first fails technically, the request falls back to second, which approves (captures) and then the process dies.
+    const crash = h.faults.crashAfterNextCall(second);
+    merchant.sandbox.post('/v1/payments', { amount: 3_300, card: { token: 'tok_sandbox_approved', brand: 'visa' } }).catch(() => undefined);
+    const call = await crash.reached;
+    expect(call.output?.status).to.equal('approved');
+    // first recovers before the worker runs: re-sent with its saved id, it now approves and decides.
+    h.faults.failing.delete(first);
+    h.clock.advance(GRACE_MS + 1);
+    expect(await recovery.run()).to.equal(1);
+    let view = (await merchant.sandbox.get(`/v1/payments/${call.paymentId}`)).body;
+    expect(view).to.include({ status: 'captured', connectorAccountId: first });
+    expect(view.attempts.map((a: any) => [a.connectorAccountId, a.outcome, a.reconciliation?.status ?? null])).to.deep.equal([
+      [first, 'approved', null],
+      [second, 'timeout', 'pending'],
+    ]);
+    expect(view.attempts[1].id).to.equal(call.key);
+    // The second acquirer captured too: the reconciliation re-sends its key, finds the capture and refunds it.
+    const reconcile = h.service.core.services.get<{ run(): Promise<number> }>('attemptReconciliation');
+    expect(await reconcile.run()).to.equal(1);
+    view = (await merchant.sandbox.get(`/v1/payments/${call.paymentId}`)).body;
+    expect(view.attempts[1].reconciliation).to.include({ status: 'refunded', amount: 3_300 });
+    expect(view.attempts[1].reconciliation.acquirerPaymentId).to.equal((call.output as any).references.acquirerPaymentId);
+    expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.captured']);
+    crash.release();
+  });
+
   it('no stuck payment is left behind by this suite', async () => {
     const rows = await sql<{ n: number }>("select count(*)::int as n from payments where status = 'processing'");
     expect(Number(rows[0]!.n)).to.equal(0);
