@@ -69,7 +69,7 @@ export class ReconcileUnknownAttempts {
       });
       if (!held) return;
       const payment = await this.deps.payments.find(tx, task.scope, task.paymentId, { forUpdate: true });
-      if (!payment) return;
+      if (!payment || !payment.attempts.some((a) => a.id === task.attemptId)) return;
       payment.recordAttemptReconciliation(task.attemptId, reconciliation, now);
       await this.deps.payments.update(tx, payment);
     });

@@ -40,7 +40,8 @@ interface ReconciliationRow {
  * Tables `payment_routings` and `payment_reconciliations` (Migration20261122009800PaymentRecovery). Leases are
  * compared with the application clock's time (passed in), so tests move them with a ManualClock. Claims use
  * FOR UPDATE SKIP LOCKED: concurrent workers never get the same row, and a claimed row is not claimable again
- * until its lease expires.
+ * until its lease expires. The saved Authorize request (it names the card token) is kept only while needed: the
+ * routing row goes with tx2, a reconciliation's request is blanked once it reaches a final status.
  */
 export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
   async open(
@@ -149,10 +150,11 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
   ): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ attempt_id: string }>>(
       `update payment_reconciliations
-          set status = ?, tries = ?, next_at = ?, detail = ?::jsonb, lease_owner = null, lease_until = null, updated_at = ?
+          set status = ?, tries = ?, next_at = ?, detail = ?::jsonb, lease_owner = null, lease_until = null, updated_at = ?,
+              request = case when ? = 'pending' then request else '{}'::jsonb end
         where attempt_id = ? and lease_owner = ?
         returning attempt_id`,
-      [input.status, input.tries, input.nextAt.toISOString(), JSON.stringify(input.detail), input.now.toISOString(), input.attemptId, input.leaseOwner],
+      [input.status, input.tries, input.nextAt.toISOString(), JSON.stringify(input.detail), input.now.toISOString(), input.status, input.attemptId, input.leaseOwner],
     );
     return rows.length === 1;
   }

@@ -87,6 +87,9 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
     expect((await atAcquirer(merchant, dear, approved.id)).status).to.equal('authorized');
     expect(view).to.include({ status: 'authorized', connectorAccountId: dear });
     expect(faults.callsWithKey(timedOut.id)).to.equal(2); // the timed-out call + one re-send with the same key
+    const done = await sql<{ status: string; request: unknown }>('select status, request from payment_reconciliations where attempt_id = ?', [timedOut.id]);
+    expect(done[0]!.status).to.equal('voided');
+    expect(JSON.stringify(done[0]!.request)).to.not.include('tok_'); // the card token is not kept once settled
     expect(await eventTypes(payment.id)).to.deep.equal(['payment.authorized']);
   });
 
