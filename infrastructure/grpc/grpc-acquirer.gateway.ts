@@ -134,19 +134,12 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
   }
 
   async describe(): Promise<ConnectorDescription> {
-    const response = await connectorCall(this.client, this.client.describe, {}, this.deadlineMs, this.slug, 'Describe');
+    const response = await this.call(this.client.describe, {}, 'Describe');
     return fromProtoDescription(response, 'acquirer');
   }
 
   async verifyCredentials(input: VerifyCredentialsInput): Promise<VerifyCredentialsOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.verifyCredentials,
-      { credentials: toProtoCredentials(input.credentials) },
-      this.deadlineMs,
-      this.slug,
-      'VerifyCredentials',
-    );
+    const response = await this.call(this.client.verifyCredentials, { credentials: toProtoCredentials(input.credentials) }, 'VerifyCredentials');
     return fromProtoVerify(response);
   }
 
@@ -192,7 +185,7 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
         analysisEnabled: f.analysisEnabled ?? false,
       };
     }
-    const response = await connectorCall(this.client, this.client.authorize, request, this.deadlineMs, this.slug, 'Authorize');
+    const response = await this.call(this.client.authorize, request, 'Authorize');
     switch (response.outcome) {
       case Outcome.APPROVED:
         return {
@@ -219,185 +212,115 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
   }
 
   async capture(input: CaptureInput): Promise<OperationOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.capture,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        acquirerPaymentId: input.acquirerPaymentId,
-        amount: input.amount,
-      },
-      this.deadlineMs,
-      this.slug,
-      'Capture',
-    );
+    const response = await this.call(this.client.capture, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      acquirerPaymentId: input.acquirerPaymentId,
+      amount: input.amount,
+    }, 'Capture');
     return this.operation('Capture', response);
   }
 
   async void(input: VoidInput): Promise<OperationOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.void,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        acquirerPaymentId: input.acquirerPaymentId,
-        amount: input.amount ?? 0,
-      },
-      this.deadlineMs,
-      this.slug,
-      'Void',
-    );
+    const response = await this.call(this.client.void, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      acquirerPaymentId: input.acquirerPaymentId,
+      amount: input.amount ?? 0,
+    }, 'Void');
     return this.operation('Void', response);
   }
 
   async refund(input: RefundInput): Promise<OperationOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.refund,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        acquirerPaymentId: input.acquirerPaymentId,
-        amount: input.amount,
-      },
-      this.deadlineMs,
-      this.slug,
-      'Refund',
-    );
+    const response = await this.call(this.client.refund, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      acquirerPaymentId: input.acquirerPaymentId,
+      amount: input.amount,
+    }, 'Refund');
     return this.operation('Refund', response);
   }
 
   async zeroAuth(input: ZeroAuthInput): Promise<ZeroAuthOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.zeroAuth,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        source: toProtoSource(input.source),
-      },
-      this.deadlineMs,
-      this.slug,
-      'ZeroAuth',
-    );
+    const response = await this.call(this.client.zeroAuth, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      source: toProtoSource(input.source),
+    }, 'ZeroAuth');
     if (response.outcome === Outcome.APPROVED) return { status: 'approved', rawCode: response.rawCode };
     if (response.outcome === Outcome.DECLINED) return { status: 'declined', rawCode: response.rawCode, message: response.message };
     throw this.unrecognized('ZeroAuth', response.outcome);
   }
 
   async createPixCharge(input: CreatePixChargeInput): Promise<ChargeOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.createPixCharge,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        paymentId: input.paymentId,
-        amount: input.amount,
-        expiresInSeconds: input.expiresInSeconds,
-        description: input.description ?? '',
-        ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
-      },
-      this.deadlineMs,
-      this.slug,
-      'CreatePixCharge',
-    );
+    const response = await this.call(this.client.createPixCharge, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      paymentId: input.paymentId,
+      amount: input.amount,
+      expiresInSeconds: input.expiresInSeconds,
+      description: input.description ?? '',
+      ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
+    }, 'CreatePixCharge');
     return fromProtoCharge(response);
   }
 
   async createBoleto(input: CreateBoletoInput): Promise<ChargeOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.createBoleto,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        paymentId: input.paymentId,
-        amount: input.amount,
-        dueDate: input.dueDate,
-        daysAfterDue: input.daysAfterDue ?? 0,
-        instructions: input.instructions ?? '',
-        fineBps: input.fineBps ?? 0,
-        interestMonthlyBps: input.interestMonthlyBps ?? 0,
-        ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
-      },
-      this.deadlineMs,
-      this.slug,
-      'CreateBoleto',
-    );
+    const response = await this.call(this.client.createBoleto, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      paymentId: input.paymentId,
+      amount: input.amount,
+      dueDate: input.dueDate,
+      daysAfterDue: input.daysAfterDue ?? 0,
+      instructions: input.instructions ?? '',
+      fineBps: input.fineBps ?? 0,
+      interestMonthlyBps: input.interestMonthlyBps ?? 0,
+      ...(input.customer ? { customer: toProtoCustomer(input.customer) } : {}),
+    }, 'CreateBoleto');
     return fromProtoCharge(response);
   }
 
   async queryCharge(input: QueryChargeInput): Promise<ChargeStatusOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.queryCharge,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        acquirerPaymentId: input.acquirerPaymentId ?? '',
-        idempotencyKey: input.idempotencyKey ?? '',
-      },
-      this.deadlineMs,
-      this.slug,
-      'QueryCharge',
-    );
+    const response = await this.call(this.client.queryCharge, {
+      credentials: toProtoCredentials(input.credentials),
+      acquirerPaymentId: input.acquirerPaymentId ?? '',
+      idempotencyKey: input.idempotencyKey ?? '',
+    }, 'QueryCharge');
     return fromProtoChargeStatus(response);
   }
 
   async cancelCharge(input: CancelChargeInput): Promise<ChargeStatusOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.cancelCharge,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        acquirerPaymentId: input.acquirerPaymentId,
-      },
-      this.deadlineMs,
-      this.slug,
-      'CancelCharge',
-    );
+    const response = await this.call(this.client.cancelCharge, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      acquirerPaymentId: input.acquirerPaymentId,
+    }, 'CancelCharge');
     return fromProtoChargeStatus(response);
   }
 
   async createTokenizationSession(input: TokenizationSessionInput): Promise<TokenizationSessionOutput> {
-    const response = await connectorCall(
-      this.client,
-      this.client.createTokenizationSession,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        paymentId: input.paymentId,
-        ttlSeconds: input.ttlSeconds ?? 0,
-        clientSecret: input.clientSecret,
-      },
-      this.deadlineMs,
-      this.slug,
-      'CreateTokenizationSession',
-    );
+    const response = await this.call(this.client.createTokenizationSession, {
+      credentials: toProtoCredentials(input.credentials),
+      paymentId: input.paymentId,
+      ttlSeconds: input.ttlSeconds ?? 0,
+      clientSecret: input.clientSecret,
+    }, 'CreateTokenizationSession');
     return { sessionId: response.sessionId, tokenizeUrl: response.tokenizeUrl, expiresAt: response.expiresAt };
   }
 
   async authenticate3ds(input: Authenticate3dsInput): Promise<Authenticate3dsOutput> {
     const source = toProtoSource(input.card);
-    const response = await connectorCall(
-      this.client,
-      this.client.authenticate3Ds,
-      {
-        credentials: toProtoCredentials(input.credentials),
-        idempotencyKey: input.idempotencyKey,
-        paymentId: input.paymentId,
-        ...(source?.$case === 'card' ? { card: source.card } : {}),
-        amount: input.amount,
-        currency: input.currency,
-        authenticationId: input.authenticationId ?? '',
-        browserJson: input.browser ? JSON.stringify(input.browser) : '',
-      },
-      this.deadlineMs,
-      this.slug,
-      'Authenticate3ds',
-    );
+    const response = await this.call(this.client.authenticate3Ds, {
+      credentials: toProtoCredentials(input.credentials),
+      idempotencyKey: input.idempotencyKey,
+      paymentId: input.paymentId,
+      ...(source?.$case === 'card' ? { card: source.card } : {}),
+      amount: input.amount,
+      currency: input.currency,
+      authenticationId: input.authenticationId ?? '',
+      browserJson: input.browser ? JSON.stringify(input.browser) : '',
+    }, 'Authenticate3ds');
     switch (response.status) {
       case Authenticate3dsResponse_Status.AUTHENTICATED:
         return { status: 'authenticated', authenticationId: response.authenticationId, eci: response.eci, cavv: response.cavv };
@@ -434,6 +357,11 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
       applied: response.applied,
       charge: response.charge ? fromProtoChargeStatus(response.charge) : { status: 'not_found', paidAmount: 0, paidAt: null, rawCode: '' },
     };
+  }
+
+  /** One unary call to the adapter with this gateway's deadline, failures mapped to ConnectorFailure. */
+  private call<Req, Res>(method: Parameters<typeof connectorCall<Req, Res>>[1], request: Req, rpc: string): Promise<Res> {
+    return connectorCall<Req, Res>(this.client, method, request, this.deadlineMs, this.slug, rpc);
   }
 
   private operation(rpc: string, response: OperationResponse): OperationOutput {
