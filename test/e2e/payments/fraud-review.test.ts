@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
@@ -7,16 +8,6 @@ import { SHIPPED_ADAPTERS, type StartedAdapter } from '../../../infrastructure/m
 import { startCoreNotificationsServer } from '../../../infrastructure/grpc/core-notifications.server';
 import type { RunningGrpcServer } from '../../../infrastructure/grpc/grpc-server';
 import type { FraudDecisionReport, FraudDecisionResult, ResolveFraudDecision } from '../../../application/payments/resolve-fraud-decision';
-
-async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('acquirer fraud review decisions (sandbox -> core.v1.CoreNotifications over gRPC)', function () {
   this.timeout(60_000);

@@ -10,23 +10,12 @@ import { claimEventForConsumer } from '../../../infrastructure/messaging/process
 import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { eventually } from '../../support/eventually';
 import { PrivateNats } from '../../support/private-nats';
 import { createTestDatabase, testServers, uniqueStream } from '../../support/test-infrastructure';
 
 const logger = createLogger('silent');
 const ids = new UlidIdGenerator();
-
-function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const check = async () => {
-      if (await condition()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
-      setTimeout(check, 20);
-    };
-    void check();
-  });
-}
 
 describe('transactional outbox, relay and event transports', () => {
   let orm: Orm;
@@ -125,8 +114,8 @@ describe('transactional outbox, relay and event transports', () => {
 
         await nats.up();
         relay.start();
-        await until(() => received.length >= 5, 30_000);
-        await until(async () => (await unpublished('org_down')) === 0);
+        await eventually(() => received.length >= 5, 30_000);
+        await eventually(async () => (await unpublished('org_down')) === 0);
         expect(received.map((event) => event.id)).to.deep.equal(committed.map((event) => event.id));
       } finally {
         await relay.stop();
@@ -151,7 +140,7 @@ describe('transactional outbox, relay and event transports', () => {
         await orm.em.fork().execute(`update events set relay_lease_until = now() - interval '1 second' where organization_id = 'org_crash'`);
         const restarted = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 100 });
         await restarted.drain();
-        await until(() => received.size === 3);
+        await eventually(() => received.size === 3);
         expect([...received.keys()].sort()).to.deep.equal(committed.map((event) => event.id).sort());
         expect(await unpublished('org_crash')).to.equal(0);
         await restarted.stop();
@@ -186,7 +175,7 @@ describe('transactional outbox, relay and event transports', () => {
         const event = { ...appended, sequence: 1 };
         await transport.publish(event);
         await transport.publish(event); // a relay that died before marking: same Nats-Msg-Id
-        await until(() => deliveries === 2);
+        await eventually(() => deliveries === 2);
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(deliveries).to.equal(2); // the first delivery and its redelivery; the duplicate publish was dropped
         expect(sideEffects).to.equal(1);
