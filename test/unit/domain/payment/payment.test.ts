@@ -116,6 +116,24 @@ describe('Payment aggregate', () => {
       expect(errorOf(() => p.recordAttempt({ id: 'att', connectorAccountId: 'ca', connectorSlug: 's', rawCode: null, classification: null, latencyMs: 1, outcome: 'timeout', message: null, startedAt: T0.toISOString() })).code).to.equal('invalid_state');
     });
 
+    it('a timed-out attempt is marked for reconciliation; its result is recorded later without an event', () => {
+      const p = processingPayment();
+      const base = { connectorSlug: 'sandbox', rawCode: null, latencyMs: 1, message: null, startedAt: T0.toISOString() };
+      p.recordAttempt({ ...base, id: 'att_t', connectorAccountId: 'ca_1', classification: 'TIMEOUT', outcome: 'timeout' });
+      p.recordAttempt({ ...base, id: 'att_f', connectorAccountId: 'ca_2', classification: 'TECHNICAL_FAILURE', outcome: 'technical_failure' });
+      p.approve({ ...APPROVAL, now: T0 });
+      p.pullEvents();
+      const [timedOut, failed] = p.toPrimitives().attempts;
+      expect(timedOut!.reconciliation).to.include({ status: 'pending', tries: 0 });
+      expect(failed!.reconciliation).to.equal(undefined);
+      const result = { status: 'voided' as const, tries: 1, checkedAt: later(1000).toISOString(), acquirerPaymentId: 'acq_1', operationId: 'op_1', amount: 100, rawCode: '00', message: null };
+      p.recordAttemptReconciliation('att_t', result, later(1000));
+      expect(p.toPrimitives().attempts[0]!.reconciliation).to.deep.equal(result);
+      expect(p.status).to.equal('captured');
+      expect(p.pullEvents()).to.deep.equal([]);
+      expect(errorOf(() => p.recordAttemptReconciliation('att_unknown', result, later(1000))).code).to.equal('resource_missing');
+    });
+
     it('a decided payment cannot be decided again', () => {
       expect(errorOf(() => capturedPayment().approve({ ...APPROVAL, now: T0 })).code).to.equal('invalid_state');
     });
