@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AuthorizeRequest } from '../../../domain/ports/payment-recovery';
+import { startEmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
+import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { SqlPaymentRecoveryRepository } from '../../../infrastructure/persistence/payment-recovery.repository';
+import { createTestDatabase } from '../../support/test-infrastructure';
+
+const T0 = new Date('2026-08-01T10:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const scope = { organizationId: 'org_rec', environment: 'sandbox' as const };
+const request: AuthorizeRequest = { paymentId: 'pay_x', source: { type: 'card', token: 'tok_sandbox_approved' }, amount: 100, currency: 'BRL', capture: true };
+
+function suite(name: string, open: () => Promise<{ orm: Orm; stop(): Promise<void> }>) {
+  describe(`payment recovery repository (${name})`, function () {
+    this.timeout(60_000);
+    let db: { orm: Orm; stop(): Promise<void> };
+    let transactor: MikroOrmTransactor;
+    const repo = new SqlPaymentRecoveryRepository();
+
+    before(async () => {
+      db = await open();
+      await migrate(db.orm);
+      transactor = new MikroOrmTransactor(db.orm);
+    });
+    after(async () => {
+      await db?.stop();
+    });
+
+    const openRouting = (paymentId: string, leaseUntil: Date) =>
+      transactor.run((tx) =>
+        repo.open(tx, { scope, paymentId, request: { ...request, paymentId }, accountIds: ['ca_1', 'ca_2'], firstIntent: { attemptId: `att_${paymentId}_1`, connectorAccountId: 'ca_1', startedAt: T0.toISOString() }, leaseOwner: `create:${paymentId}`, leaseUntil, now: T0 }),
+      );
+
+    it('only the lease holder renews, adds intents and settles; expired leases are claimed once by concurrent workers', async () => {
+      await openRouting('pay_a', at(5_000));
+      await openRouting('pay_b', at(5_000));
+      expect(await transactor.read((tx) => repo.renew(tx, { paymentId: 'pay_a', leaseOwner: 'intruder', leaseUntil: at(9_000), now: T0 }))).to.equal(false);
+      expect(
+        await transactor.read((tx) =>
+          repo.renew(tx, { paymentId: 'pay_a', leaseOwner: 'create:pay_a', leaseUntil: at(6_000), intent: { attemptId: 'att_pay_a_2', connectorAccountId: 'ca_2', startedAt: T0.toISOString() }, now: T0 }),
+        ),
+      ).to.equal(true);
+
+      expect(await transactor.run((tx) => repo.claimExpired(tx, { now: at(5_500), leaseOwner: 'w0', leaseUntil: at(99_000), limit: 10 }))).to.have.length(1); // pay_b only
+      const claims = await Promise.all(
+        ['w1', 'w2', 'w3'].map((w) => transactor.run((tx) => repo.claimExpired(tx, { now: at(7_000), leaseOwner: w, leaseUntil: at(20_000), limit: 10 }))),
+      );
+      const claimed = claims.flat();
+      expect(claimed.map((c) => c.paymentId)).to.deep.equal(['pay_a']);
+      expect(claimed[0]!.intents.map((i) => i.attemptId)).to.deep.equal(['att_pay_a_1', 'att_pay_a_2']);
+      expect(claimed[0]!.accountIds).to.deep.equal(['ca_1', 'ca_2']);
+      expect(claimed[0]!.request).to.deep.equal({ ...request, paymentId: 'pay_a' });
+      expect(claimed[0]!.scope).to.deep.equal(scope);
+
+      // The creating request lost its lease: it can neither add intents nor settle.
+      expect(await transactor.read((tx) => repo.renew(tx, { paymentId: 'pay_a', leaseOwner: 'create:pay_a', leaseUntil: at(30_000), now: at(7_100) }))).to.equal(false);
+      expect(await transactor.run((tx) => repo.settle(tx, { paymentId: 'pay_a', leaseOwner: 'create:pay_a', reconcile: [], now: at(7_100) }))).to.equal(false);
+
+      const holder = claimed[0]!.leaseOwner;
+      const reconcile = [{ attemptId: 'att_pay_a_1', connectorAccountId: 'ca_1', reversalKey: 'op_rev_1' }];
+      expect(await transactor.run((tx) => repo.settle(tx, { paymentId: 'pay_a', leaseOwner: holder, reconcile, now: at(7_200) }))).to.equal(true);
+      expect(await transactor.run((tx) => repo.settle(tx, { paymentId: 'pay_a', leaseOwner: holder, reconcile, now: at(7_300) }))).to.equal(false);
+      expect(await transactor.run((tx) => repo.claimExpired(tx, { now: at(60_000), leaseOwner: 'w4', leaseUntil: at(70_000), limit: 10 })).then((r) => r.map((c) => c.paymentId))).to.deep.equal([]);
+    });
+
+    it('reconciliations: claimed once when due, retried at next_at, request blanked once final', async () => {
+      const tasks = await Promise.all(['r1', 'r2'].map((w) => transactor.run((tx) => repo.claimReconciliations(tx, { now: at(7_200), leaseOwner: w, leaseUntil: at(30_000), limit: 10 }))));
+      const task = tasks.flat();
+      expect(task).to.have.length(1);
+      expect(task[0]).to.deep.include({ attemptId: 'att_pay_a_1', paymentId: 'pay_a', connectorAccountId: 'ca_1', reversalKey: 'op_rev_1', tries: 0 });
+      expect(task[0]!.request.source.token).to.equal('tok_sandbox_approved');
+      expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: 'someone', status: 'voided', tries: 1, nextAt: at(8_000), detail: {}, now: at(7_500) }))).to.equal(false);
+      expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: task[0]!.leaseOwner, status: 'pending', tries: 1, nextAt: at(40_000), detail: {}, now: at(7_500) }))).to.equal(true);
+      expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(39_000), leaseOwner: 'r3', leaseUntil: at(99_000), limit: 10 }))).to.deep.equal([]);
+      const again = await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(40_000), leaseOwner: 'r4', leaseUntil: at(99_000), limit: 10 }));
+      expect(again.map((t) => t.tries)).to.deep.equal([1]);
+      expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: 'r4', status: 'voided', tries: 2, nextAt: at(50_000), detail: { ok: true }, now: at(41_000) }))).to.equal(true);
+      const rows = await db.orm.em.fork().execute(`select status, request from payment_reconciliations where attempt_id = 'att_pay_a_1'`);
+      expect(rows[0].status).to.equal('voided');
+      expect(typeof rows[0].request === 'string' ? JSON.parse(rows[0].request) : rows[0].request).to.deep.equal({});
+      expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(999_000), leaseOwner: 'r5', leaseUntil: at(1_999_000), limit: 10 }))).to.deep.equal([]);
+    });
+  });
+}
+
+suite('PostgreSQL', async () => {
+  const orm = await openOrm(await createTestDatabase(), 4);
+  return { orm, stop: () => orm.close(true) };
+});
+
+suite('embedded PGlite', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-rec-'));
+  const embedded = await startEmbeddedDatabase(dataDir);
+  const orm = await openOrm(embedded.url, 4);
+  return {
+    orm,
+    stop: async () => {
+      await orm.close(true);
+      await embedded.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
