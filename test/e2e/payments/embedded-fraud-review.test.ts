@@ -1,15 +1,6 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
-
-async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Embedded mode (and startTestService): the sandbox adapter starts before the modules, so it cannot be given the

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { RecoveryFaults } from '../../support/recovery-faults';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
@@ -9,16 +10,6 @@ import type { RecoverStuckPayments } from '../../../application/payments/recover
 
 const DEADLINE_MS = 400;
 const GRACE_MS = 5_000;
-
-async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Harness {
   service: TestService;
