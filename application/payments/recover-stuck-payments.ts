@@ -1,4 +1,4 @@
-import type { Payment, PaymentAttempt } from '../../domain/payment/payment';
+import type { CardSummary, Payment, PaymentAttempt } from '../../domain/payment/payment';
 import { classifyDecline } from '../../domain/payment/decline/classify-decline';
 import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
@@ -104,7 +104,7 @@ export class RecoverStuckPayments {
       return true;
     });
     if (!recorded) return 'lost_lease';
-    await this.reportCalls(scope, attempts);
+    await this.afterOutcome(scope, routing, payment.toPrimitives().card, attempts, decision);
     return 'resolved';
   }
 
@@ -206,9 +206,15 @@ export class RecoverStuckPayments {
     }
   }
 
-  private async reportCalls(scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<void> {
-    if (!this.deps.reportCall) return;
+  /** As CreatePayment after tx2, best effort: card-testing signal and connector-account health. */
+  private async afterOutcome(scope: TenantScope, routing: InFlightRouting, card: CardSummary | null, attempts: readonly PaymentAttempt[], decision: Decision | null): Promise<void> {
     try {
+      if (this.deps.security && (decision?.kind === 'approved' || decision?.kind === 'declined')) {
+        const fingerprint = card?.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : routing.request.source.token;
+        const fraud = routing.request.fraudData ?? {};
+        await this.deps.security.recordCardOutcome({ ...scope, clientIp: fraud.clientIp ?? null, deviceId: fraud.deviceId ?? null, cardFingerprint: fingerprint, declined: decision.kind === 'declined' });
+      }
+      if (!this.deps.reportCall) return;
       for (const a of attempts) {
         if (!a.connectorSlug || (a.latencyMs === 0 && a.outcome === 'timeout')) continue; // not re-sent here
         await this.deps.reportCall(scope, a.connectorAccountId, { operation: 'authorize', outcome: a.outcome === 'fraud_review' ? 'approved' : a.outcome, latencyMs: a.latencyMs });
