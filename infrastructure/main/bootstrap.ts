@@ -4,7 +4,7 @@
  */
 import { loadConfig, type Config } from '../config/config';
 import { createLogger, type Logger } from '../logging/logger';
-import { runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from '../persistence/embedded-database';
+import { startEmbeddedDatabase, waitForRunningEmbeddedDatabase, type EmbeddedDatabase } from '../persistence/embedded-database';
 import { migrate, openOrm, type Orm } from '../persistence/orm';
 import { SystemClock } from '../clock/system-clock';
 import { UlidIdGenerator } from '../clock/ulid-id-generator';
@@ -28,7 +28,7 @@ export interface Infrastructure {
  */
 export async function openDatabase(config: Config, logger: Logger, joinRunning = false): Promise<{ orm: Orm; embedded: EmbeddedDatabase | null }> {
   let embedded: EmbeddedDatabase | null = null;
-  let url = config.databaseUrl ?? (joinRunning ? runningEmbeddedDatabaseUrl(config.dataDir) : null);
+  let url = config.databaseUrl ?? (joinRunning ? await waitForRunningEmbeddedDatabase(config.dataDir) : null);
   if (url && !config.databaseUrl) {
     try {
       const orm = await openOrm(url, 1);

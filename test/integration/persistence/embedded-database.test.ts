@@ -8,7 +8,9 @@ import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outb
 import { InProcessTransport } from '../../../infrastructure/messaging/in-process-transport';
 import { OutboxRelay } from '../../../infrastructure/messaging/outbox-relay';
 import { createLogger } from '../../../infrastructure/logging/logger';
-import { startEmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
+import { EmbeddedDatabaseBusyError, startEmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
+import { loadConfig } from '../../../infrastructure/config/config';
+import { openDatabase } from '../../../infrastructure/main/bootstrap';
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm } from '../../../infrastructure/persistence/orm';
 
@@ -43,6 +45,29 @@ describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', ()
       expect(rows[0].n).to.equal(5);
       await orm.close(true);
       await second.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a second database on a directory in use, and lets an operator command join the running one', async function () {
+    this.timeout(60_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-lock-'));
+    try {
+      const running = await startEmbeddedDatabase(dataDir);
+      try {
+        await expect(startEmbeddedDatabase(dataDir)).to.be.rejectedWith(EmbeddedDatabaseBusyError);
+        const config = { ...loadConfig({}), dataDir, databaseUrl: null };
+        const joined = await openDatabase(config, createLogger('silent'), true);
+        expect(joined.embedded).to.equal(null);
+        expect((await joined.orm.em.fork().execute('select 1 as one'))[0].one).to.equal(1);
+        await joined.orm.close(true);
+      } finally {
+        await running.stop();
+      }
+      // Stopped cleanly: the directory is free again.
+      const again = await startEmbeddedDatabase(dataDir);
+      await again.stop();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
