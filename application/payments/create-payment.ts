@@ -148,8 +148,10 @@ export class CreatePayment {
     const outcome = await this.route(scope, payment, decision.accounts, source, command, lease, request);
 
     const stored = await this.deps.transactor.run(async (tx) => {
-      const held = !lease || (await lease.settle(tx, outcome.attempts));
-      const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
+      // One round trip: the lease check (+ reconciliation queueing) and the payment locked and read.
+      const { held, payment: current } = lease
+        ? await lease.settleAndLock(tx, scope, outcome.attempts)
+        : { held: true, payment: await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true }) };
       if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
       if (!held) return current; // a recovery worker took the payment over (this request stalled past the grace period)
       for (const attempt of outcome.attempts) current.recordAttempt(attempt);

@@ -93,9 +93,8 @@ export class RecoverStuckPayments {
     }
 
     const recorded = await this.deps.transactor.run(async (tx) => {
-      if (!(await lease.settle(tx, attempts))) return false;
-      const current = await this.deps.payments.find(tx, scope, routing.paymentId, { forUpdate: true });
-      if (!current || current.status !== 'processing') return false;
+      const { held, payment: current } = await lease.settleAndLock(tx, scope, attempts);
+      if (!held || !current || current.status !== 'processing') return false;
       for (const attempt of attempts) current.recordAttempt(attempt);
       this.apply(current, decision, lastFailure);
       await this.deps.payments.update(tx, current);

@@ -1,4 +1,4 @@
-import type { PaymentAttempt } from '../../domain/payment/payment';
+import type { Payment, PaymentAttempt } from '../../domain/payment/payment';
 import type { AuthorizeRequest, PaymentRecoveryRepository } from '../../domain/ports/payment-recovery';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -86,13 +86,17 @@ export class RoutingLease {
    * attempt whose outcome stayed unknown (timeouts). False: another holder took over; record nothing.
    */
   async settle(tx: Transaction, attempts: readonly PaymentAttempt[]): Promise<boolean> {
-    return this.recovery.store.settle(tx, {
-      paymentId: this.paymentId,
-      leaseOwner: this.leaseOwner,
-      reconcile: attempts
-        .filter((a) => a.outcome === 'timeout')
-        .map((a) => ({ attemptId: a.id, connectorAccountId: a.connectorAccountId, reversalKey: this.deps.ids.next('op_') })),
-      now: this.deps.clock.now(),
-    });
+    return this.recovery.store.settle(tx, { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+  }
+
+  /** `settle` plus the payment locked and read, in one round trip (tx2's first statement). */
+  async settleAndLock(tx: Transaction, scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<{ held: boolean; payment: Payment | null }> {
+    return this.recovery.store.settleAndLock(tx, { scope, paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+  }
+
+  private reconciliations(attempts: readonly PaymentAttempt[]) {
+    return attempts
+      .filter((a) => a.outcome === 'timeout')
+      .map((a) => ({ attemptId: a.id, connectorAccountId: a.connectorAccountId, reversalKey: this.deps.ids.next('op_') }));
   }
 }

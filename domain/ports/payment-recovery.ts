@@ -1,3 +1,4 @@
+import type { Payment } from '../payment/payment';
 import type { AuthorizeInput } from './acquirer-gateway';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
@@ -56,6 +57,14 @@ export interface PaymentRecoveryRepository {
    * statement. False: another holder took the payment over; the caller must not record an outcome.
    */
   settle(tx: Transaction, input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date }): Promise<boolean>;
+  /**
+   * `settle` and the payment locked (FOR UPDATE) and read, in ONE statement: tx2 pays no extra round trip for the
+   * lease check. `held` false: record nothing.
+   */
+  settleAndLock(
+    tx: Transaction,
+    input: { scope: TenantScope; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+  ): Promise<{ held: boolean; payment: Payment | null }>;
   /** Routings whose lease expired before `now` (SKIP LOCKED), leased to `leaseOwner` until `leaseUntil`. */
   claimExpired(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number }): Promise<InFlightRouting[]>;
   /** Due pending reconciliations not leased by another worker (SKIP LOCKED), leased to `leaseOwner`. */

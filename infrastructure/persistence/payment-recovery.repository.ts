@@ -1,3 +1,4 @@
+import { Payment } from '../../domain/payment/payment';
 import type {
   AttemptIntent,
   AuthorizeRequest,
@@ -8,6 +9,18 @@ import type {
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
+import { paymentFromDoc } from './payment.repository';
+
+const SETTLE_CTE = `with settled as (
+         delete from payment_routings where payment_id = ? and lease_owner = ?
+         returning payment_id, organization_id, environment, request
+       ), queued as (
+         insert into payment_reconciliations
+           (attempt_id, payment_id, organization_id, environment, connector_account_id, request, reversal_key, status, tries, next_at, created_at, updated_at)
+         select x."attemptId", s.payment_id, s.organization_id, s.environment, x."connectorAccountId", s.request, x."reversalKey", 'pending', 0, ?, ?, ?
+           from settled s cross join jsonb_to_recordset(?::jsonb) as x("attemptId" text, "connectorAccountId" text, "reversalKey" text)
+         on conflict (attempt_id) do nothing
+       )`;
 
 function json<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -83,21 +96,32 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
     input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
   ): Promise<boolean> {
     const now = input.now.toISOString();
-    const rows = await entityManager(tx).execute<Array<{ n: number }>>(
-      `with settled as (
-         delete from payment_routings where payment_id = ? and lease_owner = ?
-         returning payment_id, organization_id, environment, request
-       ), queued as (
-         insert into payment_reconciliations
-           (attempt_id, payment_id, organization_id, environment, connector_account_id, request, reversal_key, status, tries, next_at, created_at, updated_at)
-         select x."attemptId", s.payment_id, s.organization_id, s.environment, x."connectorAccountId", s.request, x."reversalKey", 'pending', 0, ?, ?, ?
-           from settled s cross join jsonb_to_recordset(?::jsonb) as x("attemptId" text, "connectorAccountId" text, "reversalKey" text)
-         on conflict (attempt_id) do nothing
-       )
-       select count(*)::int as n from settled`,
-      [input.paymentId, input.leaseOwner, now, now, now, JSON.stringify(input.reconcile)],
-    );
+    const rows = await entityManager(tx).execute<Array<{ n: number }>>(`${SETTLE_CTE} select count(*)::int as n from settled`, [
+      input.paymentId,
+      input.leaseOwner,
+      now,
+      now,
+      now,
+      JSON.stringify(input.reconcile),
+    ]);
     return Number(rows[0]?.n ?? 0) === 1;
+  }
+
+  async settleAndLock(
+    tx: Transaction,
+    input: { scope: { organizationId: string; environment: Environment }; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+  ): Promise<{ held: boolean; payment: Payment | null }> {
+    const now = input.now.toISOString();
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown; held: number }>>(
+      `${SETTLE_CTE}
+       select p.doc, (select count(*) from settled)::int as held
+         from payments p where p.id = ? and p.organization_id = ? and p.environment = ?
+         for update of p`,
+      [input.paymentId, input.leaseOwner, now, now, now, JSON.stringify(input.reconcile), input.paymentId, input.scope.organizationId, input.scope.environment],
+    );
+    const row = rows[0];
+    if (!row) return { held: false, payment: null };
+    return { held: Number(row.held) === 1, payment: Payment.fromPrimitives(paymentFromDoc(row.doc)) };
   }
 
   async claimExpired(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number }): Promise<InFlightRouting[]> {

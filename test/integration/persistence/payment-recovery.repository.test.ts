@@ -7,6 +7,8 @@ import { startEmbeddedDatabase } from '../../../infrastructure/persistence/embed
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { SqlPaymentRecoveryRepository } from '../../../infrastructure/persistence/payment-recovery.repository';
+import { SqlPaymentRepository } from '../../../infrastructure/persistence/payment.repository';
+import { processingPayment } from '../../support/builders/payment.builder';
 import { createTestDatabase } from '../../support/test-infrastructure';
 
 const T0 = new Date('2026-08-01T10:00:00.000Z');
@@ -67,22 +69,41 @@ function suite(name: string, open: () => Promise<{ orm: Orm; stop(): Promise<voi
       expect(await transactor.run((tx) => repo.claimExpired(tx, { now: at(60_000), leaseOwner: 'w4', leaseUntil: at(70_000), limit: 10 })).then((r) => r.map((c) => c.paymentId))).to.deep.equal([]);
     });
 
+    it('settleAndLock: one statement ends the routing, queues reconciliations and returns the locked payment', async () => {
+      const payment = processingPayment({ id: 'pay_lock', organizationId: scope.organizationId, environment: scope.environment });
+      await transactor.run(async (tx) => {
+        await new SqlPaymentRepository().insert(tx, payment);
+        await repo.open(tx, { scope, paymentId: 'pay_lock', request, accountIds: ['ca_1'], firstIntent: { attemptId: 'att_lock_1', connectorAccountId: 'ca_1', startedAt: T0.toISOString() }, leaseOwner: 'create:pay_lock', leaseUntil: at(5_000), now: T0 });
+      });
+      const reconcile = [{ attemptId: 'att_lock_1', connectorAccountId: 'ca_1', reversalKey: 'op_lock' }];
+      const stranger = await transactor.run((tx) => repo.settleAndLock(tx, { scope, paymentId: 'pay_lock', leaseOwner: 'w_other', reconcile, now: T0 }));
+      expect(stranger.held).to.equal(false);
+      expect(stranger.payment?.id).to.equal('pay_lock');
+      const owner = await transactor.run((tx) => repo.settleAndLock(tx, { scope, paymentId: 'pay_lock', leaseOwner: 'create:pay_lock', reconcile, now: T0 }));
+      expect(owner.held).to.equal(true);
+      expect(owner.payment?.status).to.equal('processing');
+      const queued = await db.orm.em.fork().execute(`select status, reversal_key from payment_reconciliations where attempt_id = 'att_lock_1'`);
+      expect(queued).to.deep.equal([{ status: 'pending', reversal_key: 'op_lock' }]);
+      expect((await db.orm.em.fork().execute(`select count(*)::int as n from payment_routings where payment_id = 'pay_lock'`))[0].n).to.equal(0);
+    });
+
     it('reconciliations: claimed once when due, retried at next_at, request blanked once final', async () => {
       const tasks = await Promise.all(['r1', 'r2'].map((w) => transactor.run((tx) => repo.claimReconciliations(tx, { now: at(7_200), leaseOwner: w, leaseUntil: at(30_000), limit: 10 }))));
-      const task = tasks.flat();
-      expect(task).to.have.length(1);
+      const task = tasks.flat().filter((t) => t.attemptId === 'att_pay_a_1');
+      expect(tasks.flat()).to.have.length(2); // att_pay_a_1 and att_lock_1, each to one worker only
       expect(task[0]).to.deep.include({ attemptId: 'att_pay_a_1', paymentId: 'pay_a', connectorAccountId: 'ca_1', reversalKey: 'op_rev_1', tries: 0 });
       expect(task[0]!.request.source.token).to.equal('tok_sandbox_approved');
       expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: 'someone', status: 'voided', tries: 1, nextAt: at(8_000), detail: {}, now: at(7_500) }))).to.equal(false);
       expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: task[0]!.leaseOwner, status: 'pending', tries: 1, nextAt: at(40_000), detail: {}, now: at(7_500) }))).to.equal(true);
-      expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(39_000), leaseOwner: 'r3', leaseUntil: at(99_000), limit: 10 }))).to.deep.equal([]);
-      const again = await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(40_000), leaseOwner: 'r4', leaseUntil: at(99_000), limit: 10 }));
-      expect(again.map((t) => t.tries)).to.deep.equal([1]);
+      expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(29_000), leaseOwner: 'r3', leaseUntil: at(99_000), limit: 10 }))).to.deep.equal([]);
+      const again = await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(40_000), leaseOwner: 'r4', leaseUntil: at(45_000), limit: 10 }));
+      expect(again.map((t) => [t.attemptId, t.tries]).sort()).to.deep.equal([['att_lock_1', 0], ['att_pay_a_1', 1]]);
       expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: 'r4', status: 'voided', tries: 2, nextAt: at(50_000), detail: { ok: true }, now: at(41_000) }))).to.equal(true);
       const rows = await db.orm.em.fork().execute(`select status, request from payment_reconciliations where attempt_id = 'att_pay_a_1'`);
       expect(rows[0].status).to.equal('voided');
       expect(typeof rows[0].request === 'string' ? JSON.parse(rows[0].request) : rows[0].request).to.deep.equal({});
-      expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(999_000), leaseOwner: 'r5', leaseUntil: at(1_999_000), limit: 10 }))).to.deep.equal([]);
+      const late = await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(999_000), leaseOwner: 'r5', leaseUntil: at(1_999_000), limit: 10 }));
+      expect(late.map((t) => t.attemptId)).to.deep.equal(['att_lock_1']); // its claimer never finished: lease expired, claimable again
     });
   });
 }
