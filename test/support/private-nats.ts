@@ -57,7 +57,7 @@ export class PrivateNats {
     closeAfterRun(async () => {
       await nats.kill();
       fs.rmSync(nats.storeDir, { recursive: true, force: true });
-    });
+    }, 'resources');
     return nats;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Mocha root hooks for every run. Integration resources (the run's database, NATS stream, servers) are
+ * Mocha root hooks for every run. Integration resources (the run's databases, NATS streams, servers) are
  * opened lazily by the suites that need them and registered here for closing, so unit tests touch no I/O.
  */
 import chai from 'chai';
@@ -8,21 +8,27 @@ import chaiAsPromised from 'chai-as-promised';
 chai.use(chaiAsPromised);
 
 type Closer = () => Promise<void> | void;
-const closers: Closer[] = [];
 
-/** Registers a resource to close once the whole run is over (after every suite). */
-export function closeAfterRun(closer: Closer): void {
-  closers.push(closer);
+/**
+ * `services` close first (they hold connections to what `resources` are: databases, containers, private
+ * servers); each group closes in parallel.
+ */
+const closers: Record<'services' | 'resources', Closer[]> = { services: [], resources: [] };
+
+/** Registers something to close once the whole run is over (after every suite). */
+export function closeAfterRun(closer: Closer, group: 'services' | 'resources' = 'services'): void {
+  closers[group].push(closer);
+}
+
+async function closeAll(list: Closer[]): Promise<void> {
+  const results = await Promise.allSettled(list.map(async (close) => close()));
+  for (const result of results) if (result.status === 'rejected') console.error('closing a test resource failed', result.reason);
 }
 
 export const mochaHooks = {
-  async afterAll(): Promise<void> {
-    for (const close of closers.reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        console.error('closing a test resource failed', error);
-      }
-    }
+  async afterAll(this: Mocha.Context): Promise<void> {
+    this.timeout(180_000);
+    await closeAll(closers.services.splice(0));
+    await closeAll(closers.resources.splice(0));
   },
 };

@@ -28,13 +28,13 @@ async function startContainers(needDatabase: boolean, needNats: boolean): Promis
   if (needDatabase) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
     const container = await new PostgreSqlContainer('postgres:16-alpine').withDatabase('test').withUsername('postgres').withPassword('postgres').start();
-    closeAfterRun(() => container.stop().then(() => undefined));
+    closeAfterRun(() => container.stop().then(() => undefined), 'resources');
     result.databaseUrl = container.getConnectionUri();
   }
   if (needNats) {
     const { GenericContainer } = await import('testcontainers');
     const container = await new GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222).start();
-    closeAfterRun(() => container.stop().then(() => undefined));
+    closeAfterRun(() => container.stop().then(() => undefined), 'resources');
     result.natsUrl = `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
   }
   return result;
@@ -76,7 +76,7 @@ export async function createTestDatabase(): Promise<string> {
     } finally {
       await client.end();
     }
-  });
+  }, 'resources');
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
   return url.toString();
