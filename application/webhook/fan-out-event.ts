@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../domain/ports/event-outbox';
-import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE } from '../../domain/webhook/event-types';
+import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE, matchesSubscription } from '../../domain/webhook/event-types';
 import { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { WebhookDeps } from './webhook-deps';
 
@@ -28,13 +28,13 @@ export class FanOutEvent {
     const { deps } = this;
     const scope = { organizationId: event.organizationId, environment: event.environment };
     const created = await deps.transactor.run(async (tx) => {
-      const endpoints = await deps.endpoints.listReceiving(tx, scope);
+      // Ids and subscriptions only: fan-out needs no secret, so none is opened per event.
+      const subscribers = (await deps.endpoints.listSubscriptions(tx, scope)).filter((e) => matchesSubscription(e.enabledEvents, event.type));
+      if (subscribers.length === 0) return 0;
       const body = envelopeBody(event);
       const now = deps.clock.now();
-      let count = 0;
-      for (const endpoint of endpoints) {
-        if (!endpoint.subscribesTo(event.type)) continue;
-        const delivery = WebhookDelivery.create({
+      const deliveries = subscribers.map((endpoint) =>
+        WebhookDelivery.create({
           id: deps.ids.next('whd_'),
           organizationId: scope.organizationId,
           environment: scope.environment,
@@ -43,10 +43,10 @@ export class FanOutEvent {
           eventType: event.type,
           body,
           now,
-        });
-        if (await deps.deliveries.insertIfAbsent(tx, delivery)) count += 1;
-      }
-      return count;
+        }),
+      );
+      // One multi-row statement for every endpoint of the event.
+      return deps.deliveries.insertManyIfAbsent(tx, deliveries);
     });
     if (created > 0) deps.onDeliveriesDue?.();
     return created;

@@ -18,6 +18,17 @@ export interface WebhookEndpointRepository {
   countForUpdate(tx: Transaction, scope: TenantScope): Promise<number>;
   /** Live endpoints that currently receive deliveries (active or failing). */
   listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]>;
+  /** Ids and subscriptions of the endpoints that currently receive deliveries: all fan-out needs, no secrets opened. */
+  listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]>;
+  /** By ids (workers); `forUpdate` locks the rows in id order, so batches of several workers never deadlock. */
+  findByIds(tx: Transaction, ids: readonly string[], options?: { forUpdate?: boolean }): Promise<WebhookEndpoint[]>;
+  /** Writes the health columns (status, failure count, reason, last attempt/success) of endpoints the caller locked. */
+  recordHealth(tx: Transaction, endpoints: readonly WebhookEndpoint[]): Promise<void>;
+}
+
+export interface EndpointSubscription {
+  readonly id: string;
+  readonly enabledEvents: readonly string[];
 }
 
 export interface NewAttemptRecord {
@@ -25,18 +36,32 @@ export interface NewAttemptRecord {
   readonly attempt: DeliveryAttempt;
 }
 
+/** What one recorded attempt writes to its delivery row. */
+export interface DeliveryOutcomeWrite {
+  readonly delivery: WebhookDelivery;
+  /** False when the attempt no longer moves the state (a manual retry or cancel won meanwhile): only the lease goes. */
+  readonly moveState: boolean;
+  /** Request headers as sent (masked); undefined keeps the stored ones. */
+  readonly requestHeaders?: Record<string, string> | null;
+  /** The lease to release when this worker still holds it. */
+  readonly leaseOwner: string;
+}
+
 /** Persistence of deliveries and their attempts. */
 export interface WebhookDeliveryRepository {
+  /** Inserts those without a delivery for their (event, endpoint) yet, in one statement; returns how many were new. */
+  insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number>;
   /** Inserts unless a delivery for (event, endpoint) exists; true when inserted (fan-out idempotency). */
   insertIfAbsent(tx: Transaction, delivery: WebhookDelivery, lease?: { owner: string; until: Date }): Promise<boolean>;
   update(tx: Transaction, delivery: WebhookDelivery, requestHeaders?: Record<string, string> | null): Promise<void>;
-  appendAttempt(tx: Transaction, record: NewAttemptRecord): Promise<void>;
   find(tx: Transaction, scope: TenantScope, endpointId: string, id: string, options?: { forUpdate?: boolean }): Promise<WebhookDelivery | null>;
   findById(tx: Transaction, id: string, options?: { forUpdate?: boolean }): Promise<WebhookDelivery | null>;
+  /** By ids, without their attempt log; `forUpdate` locks them in id order. */
+  findByIds(tx: Transaction, ids: readonly string[], options?: { forUpdate?: boolean }): Promise<WebhookDelivery[]>;
+  /** Records a batch of attempts: delivery states, attempt rows and lease releases, in a few multi-row statements. */
+  recordOutcomes(tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void>;
   /** Marks every queued (pending or failed) delivery of the endpoint disabled; returns how many. */
   cancelQueued(tx: Transaction, endpointId: string, now: Date): Promise<number>;
-  /** Releases the lease a worker held (after its attempt was recorded). */
-  releaseLease(tx: Transaction, id: string, owner: string): Promise<void>;
 }
 
 export interface DeliveryQuery {

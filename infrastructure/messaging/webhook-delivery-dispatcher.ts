@@ -1,16 +1,23 @@
 /**
- * Sends due webhook deliveries. Polls `next_retry_at <= now` and claims rows with a lease in one autocommitted
- * statement (FOR UPDATE SKIP LOCKED), so several workers share the work without ever sending the same
+ * Sends due webhook deliveries. Claims rows due now with a lease in one autocommitted statement (FOR UPDATE
+ * SKIP LOCKED) that returns them whole, so several workers share the work without ever sending the same
  * delivery at the same time; a killed worker's leases expire and another worker takes the deliveries over.
+ * Woken at once when deliveries become due in this process (fan-out, manual retry); polls otherwise.
  *
- * Concurrency is per delivery and bounded twice: `maxConcurrent` in flight per process, and at most
+ * Concurrency is per delivery and bounded twice: `maxConcurrent` leased per process, and at most
  * `perEndpoint` leased deliveries per endpoint across all workers, so one slow endpoint (10 s timeouts)
  * can never occupy every slot and delay the others.
+ *
+ * Outcomes are recorded in groups: attempts that finish while a record transaction is running are written
+ * together by the next one (group commit), so the database sees a few statements per batch instead of a
+ * transaction per delivery. A slot (and its lease) is held until its attempt is recorded.
  */
-import type { AttemptDelivery } from '../../application/webhook/attempt-delivery';
+import type { AttemptDelivery, PendingRecord } from '../../application/webhook/attempt-delivery';
+import type { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
 import type { Orm } from '../persistence/orm';
+import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from '../persistence/webhook-delivery.repository';
 
 export interface DispatcherOptions {
   /** Identifies this worker's leases. */
@@ -18,12 +25,19 @@ export interface DispatcherOptions {
   readonly maxConcurrent?: number;
   readonly perEndpoint?: number;
   readonly pollIntervalMs?: number;
+  /** Most attempts recorded by one transaction. */
+  readonly recordBatch?: number;
   /** Must exceed the HTTP timeout: a lease that expires mid-attempt lets another worker send a duplicate. */
   readonly leaseMs: number;
 }
 
 export class WebhookDeliveryDispatcher {
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Sends in flight (their outcome then waits in `toRecord`). */
+  private readonly sending = new Set<Promise<void>>();
+  private readonly toRecord: PendingRecord[] = [];
+  private recording: Promise<void> | null = null;
+  /** Claimed and not yet recorded: what `maxConcurrent` bounds. */
+  private leased = 0;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private again = false;
@@ -31,6 +45,7 @@ export class WebhookDeliveryDispatcher {
   private readonly maxConcurrent: number;
   private readonly perEndpoint: number;
   private readonly pollIntervalMs: number;
+  private readonly recordBatch: number;
 
   constructor(
     private readonly orm: Orm,
@@ -39,9 +54,10 @@ export class WebhookDeliveryDispatcher {
     private readonly logger: Logger,
     private readonly options: DispatcherOptions,
   ) {
-    this.maxConcurrent = options.maxConcurrent ?? 32;
-    this.perEndpoint = options.perEndpoint ?? 4;
+    this.maxConcurrent = options.maxConcurrent ?? 64;
+    this.perEndpoint = options.perEndpoint ?? 8;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.recordBatch = options.recordBatch ?? 200;
   }
 
   start(): void {
@@ -49,7 +65,7 @@ export class WebhookDeliveryDispatcher {
     this.schedule(0);
   }
 
-  /** Deliveries became due now (fan-out, manual retry): look at once instead of at the next poll. */
+  /** Deliveries became due now (fan-out, manual retry) or a slot freed: look at once instead of at the next poll. */
   nudge(): void {
     if (this.stopped) return;
     if (this.ticking) {
@@ -59,17 +75,18 @@ export class WebhookDeliveryDispatcher {
     this.schedule(0);
   }
 
-  /** Stops claiming and waits for the attempts in flight to be recorded. */
+  /** Stops claiming and waits for the attempts in flight to be sent and recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.sending]);
+    while (this.recording) await this.recording;
   }
 
   get activeAttempts(): number {
-    return this.inFlight.size;
+    return this.leased;
   }
 
   private schedule(delayMs: number): void {
@@ -92,10 +109,19 @@ export class WebhookDeliveryDispatcher {
       try {
         do {
           this.again = false;
-          const free = this.maxConcurrent - this.inFlight.size;
+          const free = this.maxConcurrent - this.leased;
           if (free <= 0) break;
           const claimed = await this.claim(free);
-          for (const id of claimed) this.launch(id);
+          if (claimed.length === 0) continue;
+          this.leased += claimed.length;
+          let endpoints: Awaited<ReturnType<AttemptDelivery['endpointsOf']>>;
+          try {
+            endpoints = await this.attempt.endpointsOf(claimed);
+          } catch (error) {
+            this.leased -= claimed.length; // the leases expire and the deliveries are claimed again
+            throw error;
+          }
+          for (const delivery of claimed) this.launch(delivery, endpoints.get(delivery.state.endpointId) ?? null);
           if (claimed.length === free) this.again = true;
         } while (this.again && !this.stopped);
       } catch (error) {
@@ -108,26 +134,59 @@ export class WebhookDeliveryDispatcher {
     return this.ticking;
   }
 
-  private launch(deliveryId: string): void {
+  private launch(delivery: WebhookDelivery, endpoint: Parameters<AttemptDelivery['send']>[1]): void {
     const run = this.attempt
-      .execute(deliveryId, this.options.workerId)
-      .then(() => undefined)
-      .catch((error) => this.logger.error({ err: error, deliveryId }, 'webhook attempt could not be recorded; the lease will expire and it is retried'))
-      .finally(() => {
-        this.inFlight.delete(run);
-        // A slot freed: more due work may be waiting.
-        this.nudge();
-      });
-    this.inFlight.add(run);
+      .send(delivery, endpoint, this.options.workerId)
+      .then(
+        (pending) => {
+          this.toRecord.push(pending);
+          this.flush();
+        },
+        (error) => {
+          this.leased -= 1;
+          this.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed unexpectedly; the lease will expire and it is retried');
+        },
+      )
+      .finally(() => this.sending.delete(run));
+    this.sending.add(run);
   }
 
-  private async claim(limit: number): Promise<string[]> {
+  /** Records everything that finished, one transaction per batch; attempts finishing meanwhile join the next batch. */
+  private flush(): void {
+    if (this.recording) return;
+    this.recording = (async () => {
+      while (this.toRecord.length > 0) {
+        const batch = this.toRecord.splice(0, this.recordBatch);
+        try {
+          await this.attempt.record(batch);
+        } catch (error) {
+          // One bad row must not cost the batch: record them one by one; what still fails keeps its lease
+          // until it expires, and the delivery is attempted again then.
+          this.logger.warn({ err: error, size: batch.length }, 'webhook attempt batch could not be recorded; recording one by one');
+          for (const pending of batch) {
+            await this.attempt.record([pending]).catch((single) =>
+              this.logger.error({ err: single, deliveryId: pending.delivery.id }, 'webhook attempt could not be recorded; the lease will expire and it is retried'),
+            );
+          }
+        } finally {
+          this.leased -= batch.length;
+          // Slots freed: more due work may be waiting.
+          this.nudge();
+        }
+      }
+    })().finally(() => {
+      this.recording = null;
+      if (this.toRecord.length > 0) this.flush();
+    });
+  }
+
+  private async claim(limit: number): Promise<WebhookDelivery[]> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const em = this.orm.em.fork({ useContext: false });
     // Loose index scan over endpoints with queued work, then per endpoint its earliest due unleased
     // deliveries up to the endpoint's free slots; the overall earliest of those are leased.
-    const rows = await em.execute<Array<{ id: string }>>(
+    const rows = await em.execute<DeliveryRow[]>(
       `with recursive queued_endpoints as (
          (select endpoint_id from webhook_deliveries where status in ('pending', 'failed') order by endpoint_id limit 1)
          union all
@@ -155,9 +214,9 @@ export class WebhookDeliveryDispatcher {
            where d.id in (select id from candidates order by next_retry_at limit ?)
              and d.status in ('pending', 'failed') and (d.lease_until is null or d.lease_until <= ?)
            for update skip locked)
-       returning id`,
+       returning ${DELIVERY_COLUMNS}`,
       [now, now, now, this.perEndpoint, this.options.workerId, leaseUntil, limit, now],
     );
-    return rows.map((row) => row.id);
+    return rows.map((row) => deliveryFromRow(row));
   }
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../domain/ports/transactor';
-import type { NewAttemptRecord, WebhookDeliveryRepository } from '../../domain/ports/webhook-repositories';
+import type { DeliveryOutcomeWrite, NewAttemptRecord, WebhookDeliveryRepository } from '../../domain/ports/webhook-repositories';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookDelivery, type StoredResponse } from '../../domain/webhook/webhook-delivery';
 import type { DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
@@ -67,6 +67,83 @@ export function deliveryFromRow(row: DeliveryRow, attempts: AttemptRow[] = []): 
 }
 
 export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  async insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    // Rows travel as one JSON parameter (arrays cannot be bound): one statement whatever the endpoint count.
+    const rows = deliveries.map(({ state: s }) => ({
+      id: s.id, organization_id: s.organizationId, environment: s.environment, endpoint_id: s.endpointId, event_id: s.eventId,
+      event_type: s.eventType, body: s.body, status: s.status, attempts: s.attempts, next_retry_at: s.nextRetryAt, is_test: s.isTest,
+      created_at: s.createdAt, updated_at: s.updatedAt,
+    }));
+    const inserted = await entityManager(tx).execute(
+      `insert into webhook_deliveries (id, organization_id, environment, endpoint_id, event_id, event_type, body, status, attempts,
+         next_retry_at, is_test, created_at, updated_at)
+       select id, organization_id, environment, endpoint_id, event_id, event_type, body, status, attempts, next_retry_at, is_test, created_at, updated_at
+         from jsonb_to_recordset(?::jsonb) as v(id text, organization_id text, environment text, endpoint_id text, event_id text, event_type text,
+           body text, status text, attempts int4, next_retry_at timestamptz, is_test boolean, created_at timestamptz, updated_at timestamptz)
+       on conflict (event_id, endpoint_id) do nothing returning id`,
+      [JSON.stringify(rows)],
+    );
+    return inserted.length;
+  }
+
+  async recordOutcomes(tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void> {
+    if (writes.length > 0) {
+      const rows = writes.map((w) => {
+        const s = w.delivery.state;
+        return {
+          id: s.id, move: w.moveState, status: s.status, attempts: s.attempts, next_retry_at: s.nextRetryAt, last_response: s.lastResponse,
+          updated_at: s.updatedAt, set_headers: w.moveState && w.requestHeaders !== undefined, request_headers: w.requestHeaders ?? null, owner: w.leaseOwner,
+        };
+      });
+      // Nobody reads the answers: queued and sent with the unit's commit (one round trip for the batch).
+      await deferWrite(
+        tx,
+        `update webhook_deliveries d set
+           status = case when v.move then v.status else d.status end,
+           attempts = case when v.move then v.attempts else d.attempts end,
+           next_retry_at = case when v.move then v.next_retry_at else d.next_retry_at end,
+           last_response = case when v.move then v.last_response else d.last_response end,
+           updated_at = case when v.move then v.updated_at else d.updated_at end,
+           request_headers = case when v.set_headers then v.request_headers else d.request_headers end,
+           lease_owner = case when d.lease_owner = v.owner then null else d.lease_owner end,
+           lease_until = case when d.lease_owner = v.owner then null else d.lease_until end
+         from jsonb_to_recordset(?::jsonb) as v(id text, move boolean, status text, attempts int4, next_retry_at timestamptz, last_response jsonb,
+           updated_at timestamptz, set_headers boolean, request_headers jsonb, owner text)
+         where d.id = v.id`,
+        [JSON.stringify(rows)],
+      );
+    }
+    if (attempts.length > 0) {
+      const rows = attempts.map(({ delivery: { state: s }, attempt: a }, index) => ({
+        ord: index, delivery_id: s.id, endpoint_id: s.endpointId, organization_id: s.organizationId, environment: s.environment, number: a.number,
+        started_at: a.startedAt, duration_ms: a.durationMs, response_status: a.responseStatus, succeeded: a.succeeded, error: a.error, is_test: s.isTest,
+      }));
+      // seq continues each delivery's own numbering (a delivery appears at most once per batch).
+      await deferWrite(
+        tx,
+        `insert into webhook_delivery_attempts (delivery_id, seq, endpoint_id, organization_id, environment, number, started_at, duration_ms,
+           response_status, succeeded, error, is_test)
+         select v.delivery_id, coalesce((select max(a.seq) from webhook_delivery_attempts a where a.delivery_id = v.delivery_id), 0) + 1,
+           v.endpoint_id, v.organization_id, v.environment, v.number, v.started_at, v.duration_ms, v.response_status, v.succeeded, v.error, v.is_test
+           from jsonb_to_recordset(?::jsonb) as v(ord int4, delivery_id text, endpoint_id text, organization_id text, environment text, number int4,
+             started_at timestamptz, duration_ms int4, response_status int4, succeeded boolean, error text, is_test boolean)
+          order by v.ord`,
+        [JSON.stringify(rows)],
+      );
+    }
+  }
+
+  async findByIds(tx: Transaction, ids: readonly string[], options: { forUpdate?: boolean } = {}): Promise<WebhookDelivery[]> {
+    if (ids.length === 0) return [];
+    const rows = await entityManager(tx).execute<DeliveryRow[]>(
+      `select ${DELIVERY_COLUMNS} from webhook_deliveries where id in (select jsonb_array_elements_text(?::jsonb)) order by id
+        ${options.forUpdate ? 'for no key update' : ''}`,
+      [JSON.stringify(ids)],
+    );
+    return rows.map((row) => deliveryFromRow(row));
+  }
+
   async insertIfAbsent(tx: Transaction, delivery: WebhookDelivery, lease?: { owner: string; until: Date }): Promise<boolean> {
     const s = delivery.state;
     const rows = await entityManager(tx).execute(
@@ -90,18 +167,6 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
        where id = ?`,
       [s.status, s.attempts, s.nextRetryAt, s.lastResponse === null ? null : JSON.stringify(s.lastResponse), s.updatedAt,
         ...(requestHeaders !== undefined ? [requestHeaders === null ? null : JSON.stringify(requestHeaders)] : []), s.id],
-    );
-  }
-
-  async appendAttempt(tx: Transaction, record: NewAttemptRecord): Promise<void> {
-    const s = record.delivery.state;
-    const a = record.attempt;
-    await deferWrite(
-      tx,
-      `insert into webhook_delivery_attempts (delivery_id, seq, endpoint_id, organization_id, environment, number, started_at, duration_ms,
-         response_status, succeeded, error, is_test)
-       select ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from webhook_delivery_attempts where delivery_id = ?`,
-      [s.id, s.endpointId, s.organizationId, s.environment, a.number, a.startedAt, a.durationMs, a.responseStatus, a.succeeded, a.error, s.isTest, s.id],
     );
   }
 
@@ -139,9 +204,5 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
       [now, endpointId],
     );
     return rows.length;
-  }
-
-  async releaseLease(tx: Transaction, id: string, owner: string): Promise<void> {
-    await deferWrite(tx, `update webhook_deliveries set lease_owner = null, lease_until = null where id = ? and lease_owner = ?`, [id, owner]);
   }
 }

@@ -1,11 +1,11 @@
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
-import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
+import type { EndpointSubscription, WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookEndpoint, type WebhookEndpointState } from '../../domain/webhook/webhook-endpoint';
 import type { EndpointStatus } from '../../domain/webhook/webhook-endpoint.transitions';
-import { entityManager } from './mikro-orm-transactor';
+import { deferWrite, entityManager } from './mikro-orm-transactor';
 
 export interface EndpointRow {
   id: string;
@@ -174,6 +174,43 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       [scope.organizationId, scope.environment],
     );
     return rows.map((row) => endpointFromRow(row, this.sealer));
+  }
+
+  async listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]> {
+    const rows = await entityManager(tx).execute<Array<{ id: string; enabled_events: string[] }>>(
+      `select id, enabled_events from webhook_endpoints
+        where organization_id = ? and environment = ? and deleted_at is null and status in ('active', 'failing')`,
+      [scope.organizationId, scope.environment],
+    );
+    return rows.map((row) => ({ id: row.id, enabledEvents: row.enabled_events }));
+  }
+
+  async findByIds(tx: Transaction, ids: readonly string[], options: { forUpdate?: boolean } = {}): Promise<WebhookEndpoint[]> {
+    if (ids.length === 0) return [];
+    const rows = await entityManager(tx).execute<EndpointRow[]>(
+      `select ${COLUMNS} from webhook_endpoints where id in (select jsonb_array_elements_text(?::jsonb)) order by id
+         ${options.forUpdate ? 'for no key update' : ''}`,
+      [JSON.stringify(ids)],
+    );
+    return rows.map((row) => endpointFromRow(row, this.sealer));
+  }
+
+  async recordHealth(tx: Transaction, endpoints: readonly WebhookEndpoint[]): Promise<void> {
+    if (endpoints.length === 0) return;
+    const rows = endpoints.map(({ state: s }) => ({
+      id: s.id, status: s.status, consecutive_failures: s.consecutiveFailures, disabled_reason: s.disabledReason,
+      last_success_at: s.lastSuccessAt, last_attempt_at: s.lastAttemptAt, updated_at: s.updatedAt,
+    }));
+    // Health columns only (no secret re-sealed), queued for the unit's commit.
+    await deferWrite(
+      tx,
+      `update webhook_endpoints e set status = v.status, consecutive_failures = v.consecutive_failures, disabled_reason = v.disabled_reason,
+         last_success_at = v.last_success_at, last_attempt_at = v.last_attempt_at, updated_at = v.updated_at
+        from jsonb_to_recordset(?::jsonb) as v(id text, status text, consecutive_failures int4, disabled_reason text,
+          last_success_at timestamptz, last_attempt_at timestamptz, updated_at timestamptz)
+       where e.id = v.id`,
+      [JSON.stringify(rows)],
+    );
   }
 }
 

@@ -5,7 +5,7 @@
 import type { WebhookDeps } from '../../../application/webhook/webhook-deps';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../../domain/ports/event-outbox';
 import type { Transaction, Transactor } from '../../../domain/ports/transactor';
-import type { NewAttemptRecord, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../../domain/ports/webhook-repositories';
+import type { DeliveryOutcomeWrite, EndpointSubscription, NewAttemptRecord, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../../domain/ports/webhook-repositories';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../../domain/ports/webhook-sender';
 import type { WebhookSigner } from '../../../domain/ports/webhook-signer';
 import { DomainError } from '../../../domain/shared/domain-error';
@@ -67,6 +67,15 @@ export class InMemoryEndpoints implements WebhookEndpointRepository {
   async listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
     return (await this.list(tx, scope)).filter((e) => e.receivesDeliveries());
   }
+  async listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]> {
+    return (await this.listReceiving(tx, scope)).map((e) => ({ id: e.id, enabledEvents: [...e.state.enabledEvents] }));
+  }
+  async findByIds(_tx: Transaction, ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    return [...ids].sort().flatMap((id) => (this.rows.has(id) ? [this.copy(this.rows.get(id)!)] : []));
+  }
+  async recordHealth(_tx: Transaction, endpoints: readonly WebhookEndpoint[]): Promise<void> {
+    for (const endpoint of endpoints) this.rows.set(endpoint.id, { ...endpoint.state });
+  }
 }
 
 export class InMemoryDeliveries implements WebhookDeliveryRepository {
@@ -76,6 +85,11 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
   readonly requestHeaders = new Map<string, Record<string, string> | null>();
   private copy(state: WebhookDelivery['state']): WebhookDelivery {
     return WebhookDelivery.restore({ ...state, attemptLog: [...state.attemptLog] });
+  }
+  async insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number> {
+    let n = 0;
+    for (const delivery of deliveries) if (await this.insertIfAbsent(tx, delivery)) n += 1;
+    return n;
   }
   async insertIfAbsent(_tx: Transaction, delivery: WebhookDelivery, lease?: { owner: string; until: Date }): Promise<boolean> {
     const s = delivery.state;
@@ -88,8 +102,15 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
     this.rows.set(delivery.id, { ...delivery.state, attemptLog: [...delivery.state.attemptLog] });
     if (requestHeaders !== undefined) this.requestHeaders.set(delivery.id, requestHeaders);
   }
-  async appendAttempt(_tx: Transaction, record: NewAttemptRecord): Promise<void> {
-    this.attempts.push({ deliveryId: record.delivery.id, attempt: record.attempt });
+  async recordOutcomes(_tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void> {
+    for (const w of writes) {
+      if (w.moveState) {
+        this.rows.set(w.delivery.id, { ...w.delivery.state, attemptLog: [...w.delivery.state.attemptLog] });
+        if (w.requestHeaders !== undefined) this.requestHeaders.set(w.delivery.id, w.requestHeaders);
+      }
+      if (this.leases.get(w.delivery.id) === w.leaseOwner) this.leases.delete(w.delivery.id);
+    }
+    for (const record of attempts) this.attempts.push({ deliveryId: record.delivery.id, attempt: record.attempt });
   }
   async find(_tx: Transaction, scope: TenantScope, endpointId: string, id: string): Promise<WebhookDelivery | null> {
     const row = this.rows.get(id);
@@ -99,6 +120,9 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
   async findById(_tx: Transaction, id: string): Promise<WebhookDelivery | null> {
     const row = this.rows.get(id);
     return row ? this.copy(row) : null;
+  }
+  async findByIds(_tx: Transaction, ids: readonly string[]): Promise<WebhookDelivery[]> {
+    return [...ids].sort().flatMap((id) => (this.rows.has(id) ? [this.copy(this.rows.get(id)!)] : []));
   }
   async cancelQueued(_tx: Transaction, endpointId: string, now: Date): Promise<number> {
     let n = 0;
@@ -112,9 +136,7 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
     }
     return n;
   }
-  async releaseLease(_tx: Transaction, id: string, owner: string): Promise<void> {
-    if (this.leases.get(id) === owner) this.leases.delete(id);
-  }
+
 }
 
 export class ScriptedSender implements WebhookSender {
