@@ -1,5 +1,3 @@
-import { DomainError } from '../shared/domain-error';
-
 /** Seconds before attempts 2..7 (spec: Events, Acknowledgement and retry). */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [30, 120, 600, 3600, 21600, 86400];
 /** Plus or minus 20 percent, as a constant so it is not tunable away from the spec. */
@@ -14,16 +12,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { scheduleSeconds: DEFAULT_RETR
 
 export function maxAttempts(policy: RetryPolicy): number {
   return policy.scheduleSeconds.length + 1;
-}
-
-/** Parses WEBHOOK_RETRY_SCHEDULE (`30,120,...`): positive numbers of seconds, at least one. */
-export function parseRetrySchedule(text: string | undefined): RetryPolicy {
-  if (text === undefined || text.trim() === '') return DEFAULT_RETRY_POLICY;
-  const values = text.split(',').map((s) => Number(s.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
-    throw new DomainError('invalid_configuration', `WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${text}".`);
-  }
-  return { scheduleSeconds: values };
 }
 
 export type RetryDecision =

@@ -16,6 +16,8 @@ export interface Config {
   /** JetStream stream and subject prefix; tests use their own so runs never collide. */
   readonly natsStream: string;
   readonly natsSubjectPrefix: string;
+  /** How long JetStream waits for a consumer's ack before redelivering; tests that kill workers shorten it. */
+  readonly natsAckWaitMs: number;
   readonly deployment: Deployment;
   readonly dataDir: string;
   readonly logLevel: string;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     natsUrl: optional(env, 'NATS_URL'),
     natsStream: env.NATS_STREAM ?? 'EVENTS',
     natsSubjectPrefix: env.NATS_SUBJECT_PREFIX ?? 'events',
+    natsAckWaitMs: integer(env, 'NATS_ACK_WAIT_MS', 30_000, 1),
     deployment,
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     logLevel: env.LOG_LEVEL ?? 'info',

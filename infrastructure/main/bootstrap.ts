@@ -54,7 +54,10 @@ export async function openInfrastructure(options: { config?: Config; startAdapte
   const applied = await migrate(orm);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const transport: EventTransport = config.natsUrl
-    ? await JetStreamTransport.connect({ url: config.natsUrl, stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix }, logger)
+    ? await JetStreamTransport.connect(
+        { url: config.natsUrl, stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix, ackWaitMs: config.natsAckWaitMs },
+        logger,
+      )
     : new InProcessTransport(logger);
   let adapters: EmbeddedAdapters | null = null;
   if (options.startAdapters && config.connectorAdapters.length === 0) adapters = await startEmbeddedAdapters(config, logger);

@@ -26,6 +26,8 @@ export interface JetStreamSettings {
   readonly url: string;
   readonly stream: string;
   readonly subjectPrefix: string;
+  /** Redelivery delay of an unacknowledged message (default 30 s). */
+  readonly ackWaitMs?: number;
 }
 
 export class JetStreamTransport implements EventTransport {
@@ -86,7 +88,7 @@ export class JetStreamTransport implements EventTransport {
       durable_name: options.durableName,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ACK_WAIT_MS),
+      ack_wait: nanos(this.settings.ackWaitMs ?? ACK_WAIT_MS),
       max_ack_pending: Math.max(concurrency * 4, 64),
       filter_subject: filterSubject,
     });

@@ -70,7 +70,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const orm = await openOrm(databaseUrl, config.databasePoolSize);
   await migrate(orm);
   const transport: EventTransport = useJetStream
-    ? await JetStreamTransport.connect({ url: servers.natsUrl, stream, subjectPrefix }, logger)
+    ? await JetStreamTransport.connect({ url: config.natsUrl ?? servers.natsUrl, stream, subjectPrefix, ackWaitMs: config.natsAckWaitMs }, logger)
     : new InProcessTransport(logger);
   const embeddedAdapters = options.adapters ? null : await startEmbeddedAdapters(config, logger);
   const core = createCore({

@@ -4,6 +4,7 @@ import { startTestService, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook } from '../../../webhook-verifier';
+import { natsServerBinary, PrivateNats } from '../../support/private-nats';
 
 function startWorker(service: TestService, id: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/webhook-worker-process.ts'], {
@@ -14,6 +15,7 @@ function startWorker(service: TestService, id: string): Promise<ChildProcess> {
       NATS_URL: service.config.natsUrl!,
       NATS_STREAM: service.config.natsStream,
       NATS_SUBJECT_PREFIX: service.config.natsSubjectPrefix,
+      NATS_ACK_WAIT_MS: String(service.config.natsAckWaitMs),
       DEPLOYMENT: 'local',
       WEBHOOK_TIMEOUT_MS: '1500',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
@@ -42,7 +44,7 @@ describe('webhook worker killed mid-burst', function () {
     receiver = await new WebhookReceiver().start();
     // The edge and the outbox relay only: deliveries are the child workers' job.
     service = await startTestService({
-      config: { deployment: 'local', webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
+      config: { deployment: 'local', natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
       modules: [webhooksModule()],
       workers: false,
     });
@@ -106,5 +108,103 @@ describe('webhook worker killed mid-burst', function () {
     expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: burst * 2 }]);
     const duplicates = receiver.requests.length - burst * 2;
     expect(duplicates).to.be.at.least(0);
+  });
+});
+
+describe('webhook worker AND NATS killed mid-burst of 1,000 events', function () {
+  this.timeout(180_000);
+  let nats: PrivateNats;
+  let service: TestService;
+  let receiver: WebhookReceiver;
+  const children: ChildProcess[] = [];
+
+  before(async function () {
+    if (!natsServerBinary()) throw new Error('nats-server binary not found: this test needs a NATS server of its own to kill');
+    nats = await PrivateNats.start();
+    receiver = await new WebhookReceiver().start();
+    // Edge and outbox relay on the private NATS; deliveries are the child workers' job. A 2 s ack wait
+    // (30 s in production) so the killed worker's unacknowledged events come back within the test.
+    service = await startTestService({
+      config: { deployment: 'local', natsUrl: nats.url, natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
+      modules: [webhooksModule()],
+      workers: false,
+    });
+  });
+  after(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await service?.stop();
+    await receiver?.stop();
+  });
+
+  it('delivers every event to every endpoint at least once, exactly one delivery row each, none lost', async () => {
+    const merchant = await service.merchant();
+    const paths = ['/a', '/b'];
+    const endpoints = await Promise.all(paths.map((path) => merchant.sandbox.post('/v1/webhooks', { url: receiver.url(path), enabledEvents: ['payment.*'] })));
+    const secrets = new Map(endpoints.map((e) => [new URL(e.body.url).pathname, e.body.secret as string]));
+    receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 5 });
+
+    // Worker A is killed mid-burst; worker B lives through the NATS outage and must resume by itself.
+    const workerA = await startWorker(service, 'worker-a');
+    const workerB = await startWorker(service, 'worker-b');
+    children.push(workerA, workerB);
+
+    const scope = { organizationId: merchant.organizationId, environment: 'sandbox' as const };
+    const burst = 1_000;
+    const chunk = 100;
+    const eventIds: string[] = [];
+    const appendChunk = async (from: number) => {
+      const stored = await service.core.transactor.run((tx) =>
+        service.core.outbox.append(
+          tx,
+          Array.from({ length: chunk }, (_, i) => ({
+            type: 'payment.captured',
+            scope,
+            object: { object: 'payment', id: `pay_burst_${from + i}`, status: 'captured' },
+          })),
+        ),
+      );
+      eventIds.push(...stored.map((e) => e.id));
+    };
+    for (let from = 0; from < burst / 2; from += chunk) await appendChunk(from);
+
+    // Mid-burst: deliveries are flowing, most of the burst is not delivered yet.
+    await receiver.waitFor((rs) => rs.length >= 100, 60_000);
+    const exitA = new Promise((resolve) => workerA.once('exit', resolve));
+    workerA.kill('SIGKILL');
+    await Promise.all([exitA, nats.kill()]);
+    expect(receiver.requests.length).to.be.lessThan(burst * paths.length);
+
+    // The rest of the burst is committed while NATS is down: the relay cannot publish it yet.
+    for (let from = burst / 2; from < burst; from += chunk) await appendChunk(from);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await nats.up();
+
+    const expected = new Set(eventIds.flatMap((id) => paths.map((p) => `${p} ${id}`)));
+    expect(expected.size).to.equal(burst * paths.length);
+    await receiver.waitFor((rs) => {
+      const seen = new Set(rs.map((r) => `${r.path} ${r.headers['service-event-id']}`));
+      return [...expected].every((key) => seen.has(key));
+    }, 120_000);
+    for (const r of receiver.requests) {
+      verifyWebhook({ rawBody: r.rawBody, signatureHeader: r.headers['service-signature'] as string, secret: secrets.get(r.path)! });
+    }
+
+    // Exactly one delivery per (event, endpoint), each ends succeeded, whatever the redeliveries.
+    const deadline = Date.now() + 30_000;
+    let rows: Array<{ status: string; n: number }> = [];
+    for (;;) {
+      rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ status: string; n: number }>>(
+        `select status, count(*)::int as n from webhook_deliveries where organization_id = ? group by status`,
+        [merchant.organizationId],
+      );
+      if ((rows.length === 1 && rows[0].status === 'succeeded') || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: burst * paths.length }]);
+    const [{ n: pairs }] = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>(
+      `select count(distinct (event_id, endpoint_id))::int as n from webhook_deliveries where organization_id = ?`,
+      [merchant.organizationId],
+    );
+    expect(Number(pairs)).to.equal(burst * paths.length);
   });
 });

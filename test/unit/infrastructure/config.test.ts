@@ -14,6 +14,7 @@ describe('configuration from the environment', () => {
     expect(config.smtpUrl).to.equal(null);
     expect(config.authEmailEnabled).to.equal(false);
     expect(config.databasePoolSize).to.equal(1);
+    expect(config.natsAckWaitMs).to.equal(30_000);
   });
 
   it('reads every variable and enables e-mail by default when SMTP_URL is set', () => {
@@ -26,6 +27,7 @@ describe('configuration from the environment', () => {
     expect(config.webhookRetryScheduleSeconds).to.deep.equal([1, 2, 3, 4, 5, 6]);
     expect(config.connectorAdapters).to.deep.equal([{ slug: 'sandbox', address: '127.0.0.1:50051' }, { slug: 'sandbox-antifraud', address: '127.0.0.1:50052' }]);
     expect(loadConfig({ SMTP_URL: 'smtp://mail:25', AUTH_EMAIL_ENABLED: 'false' }).authEmailEnabled).to.equal(false);
+    expect(loadConfig({ NATS_ACK_WAIT_MS: '2000' }).natsAckWaitMs).to.equal(2_000);
   });
 
   it('refuses values it cannot use, naming the variable', () => {
