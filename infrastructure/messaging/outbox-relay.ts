@@ -10,9 +10,9 @@
  * unpublished and leave as soon as it answers again.
  */
 import type { Orm } from '../persistence/orm';
+import { MikroOrmTransactor, entityManager } from '../persistence/mikro-orm-transactor';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
-import type { Transaction } from '../../domain/ports/transactor';
 import { EVENT_COLUMNS, allocateSequences, storedEventFromRow, type EventRow } from './sql-event-outbox';
 
 export interface OutboxRelayOptions {
@@ -30,6 +30,8 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
+  /** Its own transactor: the relay's commits must not nudge the relay. */
+  private readonly transactor: MikroOrmTransactor;
 
   constructor(
     private readonly orm: Orm,
@@ -40,6 +42,7 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.transactor = new MikroOrmTransactor(orm);
   }
 
   start(): void {
@@ -105,8 +108,8 @@ export class OutboxRelay {
     const em = this.orm.em.fork({ useContext: false });
     // One short transaction claims a batch (lease), numbers what has no sequence yet, and commits; the
     // transport is called after, with no transaction open.
-    const rows = await em.transactional(async (txEm) => {
-      const tx = txEm as unknown as Transaction;
+    const rows = await this.transactor.run(async (tx) => {
+      const txEm = entityManager(tx);
       const claimed = await txEm.execute<EventRow[]>(
         `select ${EVENT_COLUMNS} from events
           where published_at is null and (relay_lease_until is null or relay_lease_until < now())

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 
@@ -12,7 +12,8 @@ import type { Orm } from './orm';
  * Round trips are what a payment pays for most on a loaded server, hence the care.
  */
 class UnitOfWork {
-  private begun = false;
+  /** The open database transaction, driven on the connection directly (see `ready`). */
+  private transaction: Knex.Transaction | null = null;
   private pending: string[] = [];
   /** Set by the outbox: only units that wrote events wake the relay. */
   wroteEvents = false;
@@ -21,9 +22,12 @@ class UnitOfWork {
 
   /** The entity manager, ready for a statement that answers now: transaction open, queued writes sent. */
   async ready(): Promise<EntityManager> {
-    if (this.transactional && !this.begun) {
-      await this.em.begin();
-      this.begun = true;
+    if (this.transactional && !this.transaction) {
+      // Begun and committed on the connection rather than with em.begin()/em.commit(): the latter flush
+      // MikroORM's entity unit of work inside an AsyncLocalStorage, which switches Node's promise hooks on
+      // for the whole process (a tax on every promise), and these units have no entities to flush.
+      this.transaction = await this.em.getConnection().begin();
+      this.em.setTransactionContext(this.transaction);
     }
     await this.flushPending();
     return this.em;
@@ -47,12 +51,20 @@ class UnitOfWork {
 
   async commit(): Promise<void> {
     await this.flushPending();
-    if (this.begun) await this.em.commit();
+    if (!this.transaction) return;
+    const transaction = this.transaction;
+    this.transaction = null;
+    this.em.resetTransactionContext();
+    await this.em.getConnection().commit(transaction);
   }
 
   async rollback(): Promise<void> {
     this.pending = [];
-    if (this.begun) await this.em.rollback();
+    if (!this.transaction) return;
+    const transaction = this.transaction;
+    this.transaction = null;
+    this.em.resetTransactionContext();
+    await this.em.getConnection().rollback(transaction);
   }
 }
 
