@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { ManualClock } from '../../../infrastructure/clock/system-clock';
+import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
+import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
+import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { createTestDatabase } from '../../support/test-infrastructure';
+
+describe('units of work (MikroORM transactor with queued writes)', () => {
+  let orm: Orm;
+  let transactor: MikroOrmTransactor;
+  const statements: string[] = [];
+  const originalQuery = pg.Client.prototype.query;
+
+  before(async () => {
+    const url = await createTestDatabase();
+    const database = new URL(url).pathname.slice(1);
+    orm = await openOrm(url, 4);
+    await migrate(orm);
+    await orm.em.fork().execute('create table uow_items (id text primary key, n int not null)');
+    transactor = new MikroOrmTransactor(orm);
+    // Counts what reaches this suite's database (other suites' services keep running), to prove how many
+    // round trips a unit costs.
+    (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+      if (this.database === database) statements.push(String(typeof args[0] === 'string' ? args[0] : args[0]?.text));
+      return (originalQuery as any).apply(this, args);
+    };
+  });
+  after(async () => {
+    pg.Client.prototype.query = originalQuery;
+    await orm.close(true);
+  });
+  beforeEach(() => {
+    statements.length = 0;
+  });
+
+  const count = async (prefix: string) =>
+    Number((await orm.em.fork().execute(`select count(*)::int as n from uow_items where id like ?`, [`${prefix}%`]))[0].n);
+
+  it('sends a unit of queued writes as one round trip, all or nothing', async () => {
+    await transactor.run(async (tx) => {
+      await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a1', 1]);
+      await deferWrite(tx, 'insert into uow_items values (?, ?)', ["a2'quoted", 2]);
+    });
+    expect(statements).to.have.length(1);
+    expect(await count('a')).to.equal(2);
+
+    await expect(
+      transactor.run(async (tx) => {
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a3', 3]);
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a1', 4]); // duplicate key
+      }),
+    ).to.be.rejectedWith(/duplicate key/);
+    expect(await count('a')).to.equal(2); // a3 did not survive the failed batch
+  });
+
+  it('lets a read see the unit’s own queued writes, inside one transaction', async () => {
+    const seen = await transactor.run(async (tx) => {
+      await deferWrite(tx, 'insert into uow_items values (?, ?)', ['b1', 1]);
+      return entityManager(tx).execute('select n from uow_items where id = ?', ['b1']);
+    });
+    expect(seen).to.deep.equal([{ n: 1 }]);
+    expect(statements.filter((s) => /^(begin|commit)/i.test(s.trim()))).to.have.length(2);
+  });
+
+  it('sends nothing when the work throws, and rolls back what was already sent', async () => {
+    await expect(
+      transactor.run(async (tx) => {
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['c1', 1]);
+        await entityManager(tx).execute('select 1');
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['c2', 2]);
+        throw new Error('rule refused');
+      }),
+    ).to.be.rejectedWith('rule refused');
+    expect(await count('c')).to.equal(0);
+  });
+
+  it('wakes commit listeners only for units that wrote events', async () => {
+    let wakes = 0;
+    const watched = new MikroOrmTransactor(orm);
+    watched.onCommit(() => (wakes += 1));
+    await watched.run((tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', ['d1', 1]));
+    expect(wakes).to.equal(0);
+    const outbox = new SqlEventOutbox(new UlidIdGenerator(), new ManualClock());
+    await watched.run((tx) => outbox.append(tx, [{ type: 'note.created', scope: { organizationId: 'org_uow', environment: 'sandbox' }, object: { object: 'note', id: 'n' } }]));
+    expect(wakes).to.equal(1);
+  });
+});
