@@ -27,7 +27,9 @@ export class FanOutEvent {
     if (event.type === TEST_EVENT_TYPE || event.type === SECRET_REVEALED_EVENT_TYPE) return 0;
     const { deps } = this;
     const scope = { organizationId: event.organizationId, environment: event.environment };
-    const created = await deps.transactor.run(async (tx) => {
+    // Two round trips, no transaction: the listing, then ONE insert statement for every endpoint of the event,
+    // atomic by itself. An endpoint switched off in between gets a delivery its worker cancels at send time.
+    const created = await deps.transactor.read(async (tx) => {
       // Ids and subscriptions only: fan-out needs no secret, so none is opened per event.
       const subscribers = (await deps.endpoints.listSubscriptions(tx, scope)).filter((e) => matchesSubscription(e.enabledEvents, event.type));
       if (subscribers.length === 0) return 0;
@@ -45,7 +47,6 @@ export class FanOutEvent {
           now,
         }),
       );
-      // One multi-row statement for every endpoint of the event.
       return deps.deliveries.insertManyIfAbsent(tx, deliveries);
     });
     if (created > 0) deps.onDeliveriesDue?.();

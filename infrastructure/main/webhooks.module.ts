@@ -27,6 +27,8 @@ import { startWebhookFanOut } from '../messaging/webhook-fanout.consumer';
 import { SqlWebhookDeliveryRepository } from '../persistence/webhook-delivery.repository';
 import { SqlWebhookEndpointRepository } from '../persistence/webhook-endpoint.repository';
 import { WebhookReadModel } from '../persistence/webhook-read-model';
+import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
+import { openOrm, type Orm } from '../persistence/orm';
 import type { Core } from './core';
 import type { ModuleDefinition, ModuleInstance } from './module';
 
@@ -36,6 +38,11 @@ export interface WebhooksModuleOptions {
   readonly maxConcurrent?: number;
   readonly perEndpoint?: number;
   readonly workerId?: string;
+  /**
+   * Connections of the webhook workers' own pool (PostgreSQL only; 0 shares the service's pool). Their own,
+   * so a request load that holds every pooled connection does not hold deliveries back, nor the reverse.
+   */
+  readonly workerPoolSize?: number;
 }
 
 export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefinition {
@@ -73,11 +80,31 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         onDeliveriesDue: () => dispatcher?.nudge(),
       };
       const readModel = new WebhookReadModel(core.orm);
-      const attempt = new AttemptDelivery(deps);
-      const fanOut = new FanOutEvent(deps);
       const logger = core.logger.child({ component: 'webhooks' });
       const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
       core.services.provide('webhookReadModel', readModel);
+
+      // The fan-out consumer and the dispatcher share one extra pool, opened by the first and closed by the last.
+      const workerPoolSize = options.workerPoolSize ?? 4;
+      const databaseUrl = core.config.databaseUrl;
+      let workerOrm: Promise<Orm> | null = null;
+      let workerUsers = 0;
+      const workerDatabase = async (): Promise<{ orm: Orm; deps: WebhookDeps; release: () => Promise<void> }> => {
+        if (!databaseUrl || workerPoolSize === 0) return { orm: core.orm, deps, release: async () => undefined };
+        workerUsers += 1;
+        const opening = (workerOrm ??= openOrm(databaseUrl, workerPoolSize));
+        const orm = await opening;
+        return {
+          orm,
+          deps: { ...deps, transactor: new MikroOrmTransactor(orm) },
+          release: async () => {
+            workerUsers -= 1;
+            if (workerUsers > 0) return;
+            workerOrm = null;
+            await orm.close();
+          },
+        };
+      };
 
       return {
         routes: [
@@ -100,12 +127,25 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         workers: [
           {
             name: 'webhook-fanout',
-            start: () => startWebhookFanOut(core.transport, fanOut, logger),
+            start: async () => {
+              const db = await workerDatabase();
+              const running = await startWebhookFanOut(core.transport, new FanOutEvent(db.deps), logger).catch(async (error) => {
+                await db.release();
+                throw error;
+              });
+              return {
+                stop: async () => {
+                  await running.stop();
+                  await db.release();
+                },
+              };
+            },
           },
           {
             name: 'webhook-dispatcher',
             start: async () => {
-              dispatcher = new WebhookDeliveryDispatcher(core.orm, attempt, core.clock, logger, {
+              const db = await workerDatabase();
+              dispatcher = new WebhookDeliveryDispatcher(db.orm, new AttemptDelivery(db.deps), core.clock, logger, {
                 workerId,
                 leaseMs: settings.timeoutMs + 5_000,
                 pollIntervalMs: options.pollIntervalMs,
@@ -118,6 +158,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
                 stop: async () => {
                   await running.stop();
                   if (dispatcher === running) dispatcher = null;
+                  await db.release();
                 },
               };
             },

@@ -54,8 +54,8 @@ export class WebhookDeliveryDispatcher {
     private readonly logger: Logger,
     private readonly options: DispatcherOptions,
   ) {
-    this.maxConcurrent = options.maxConcurrent ?? 64;
-    this.perEndpoint = options.perEndpoint ?? 8;
+    this.maxConcurrent = options.maxConcurrent ?? 256;
+    this.perEndpoint = options.perEndpoint ?? 32;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.recordBatch = options.recordBatch ?? 200;
   }
