@@ -1,6 +1,5 @@
 import type { DeliveryOutcomeWrite, NewAttemptRecord } from '../../domain/ports/webhook-repositories';
-import type { WebhookDelivery, DeliveryAttempt, AttemptResult } from '../../domain/webhook/webhook-delivery';
-import { isSuccessStatus } from '../../domain/webhook/webhook-delivery';
+import { WebhookDelivery, type DeliveryAttempt, type AttemptResult } from '../../domain/webhook/webhook-delivery';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 import { deliveryHeaders, recordedRequestHeaders, type DeliveryHeaderInput } from '../../domain/webhook/delivery-headers';
 import type { WebhookDeps } from './webhook-deps';
@@ -55,8 +54,9 @@ export class AttemptDelivery {
     });
     if (!delivery) return { delivery: null, sent: false };
     const pending = await this.send(delivery, endpoint, leaseOwner);
-    const recorded = await this.record([pending]);
-    return { delivery: recorded.get(deliveryId) ?? null, sent: pending.kind === 'sent' };
+    await this.record([pending]);
+    const stored = await deps.transactor.read((tx) => deps.deliveries.findById(tx, deliveryId));
+    return { delivery: stored, sent: pending.kind === 'sent' };
   }
 
   /** The endpoints of claimed deliveries, read once for the whole claim. */
@@ -101,20 +101,20 @@ export class AttemptDelivery {
   }
 
   /**
-   * Records attempts in one transaction and returns the deliveries as stored (null when gone). Each delivery
-   * appears at most once. Lock order endpoints -> deliveries, each in id order: the same order as PATCH/DELETE
-   * (which lock the endpoint, then cancel its deliveries), and the same between the batches of several workers.
+   * Records attempts in one transaction. Each delivery appears at most once. The new states are computed from
+   * the rows as claimed and stored only where the row is still as claimed (a manual retry or cancel meanwhile
+   * wins; the attempt row is kept either way), so the deliveries are not read again. Endpoints are locked
+   * (their health counts every attempt) in id order: the same order as PATCH/DELETE, and between workers.
    */
-  async record(pending: readonly PendingRecord[]): Promise<Map<string, WebhookDelivery | null>> {
+  async record(pending: readonly PendingRecord[]): Promise<void> {
     const { deps } = this;
-    if (pending.length === 0) return new Map();
+    if (pending.length === 0) return;
     const ids = pending.map((p) => p.delivery.id);
     if (new Set(ids).size !== ids.length) throw new Error('a delivery appears twice in one batch of attempt records');
-    const outcome = await deps.transactor.run(async (tx) => {
+    await deps.transactor.run(async (tx) => {
       // Test deliveries are diagnostics: they do not move the endpoint's health, so their endpoint is not locked.
       const healthIds = [...new Set(pending.filter((p) => p.kind === 'sent' && !p.delivery.state.isTest).map((p) => p.delivery.state.endpointId))];
       const endpoints = new Map((healthIds.length ? await deps.endpoints.findByIds(tx, healthIds, { forUpdate: true }) : []).map((e) => [e.id, e]));
-      const fresh = new Map((await deps.deliveries.findByIds(tx, ids, { forUpdate: true })).map((d) => [d.id, d]));
       const writes: DeliveryOutcomeWrite[] = [];
       const attempts: NewAttemptRecord[] = [];
       const touched = new Set<WebhookEndpoint>();
@@ -123,32 +123,23 @@ export class AttemptDelivery {
       // Health moves in the order the attempts finished.
       const ordered = [...pending].sort((a, b) => finishedAt(a) - finishedAt(b));
       for (const p of ordered) {
-        const current = fresh.get(p.delivery.id);
-        if (!current) continue;
+        const next = WebhookDelivery.restore(p.delivery.state);
         if (p.kind === 'skipped') {
-          const canceled = p.cancel && current.cancelForSwitchedOffEndpoint(deps.clock.now());
-          writes.push({ delivery: current, moveState: canceled, leaseOwner: p.leaseOwner });
+          const cancel = p.cancel && next.cancelForSwitchedOffEndpoint(deps.clock.now());
+          writes.push({ delivery: next, moveState: cancel, leaseOwner: p.leaseOwner });
           continue;
         }
-        let attempt: DeliveryAttempt;
-        // Only the attempt the state expects moves the state; a manual retry or cancel in the meantime wins.
-        if (current.queued && current.state.attempts === p.delivery.state.attempts) {
-          current.recordAttempt(p.result, deps.settings.retryPolicy, deps.random);
-          attempt = current.state.attemptLog[current.state.attemptLog.length - 1];
-          writes.push({ delivery: current, moveState: true, requestHeaders: recordedRequestHeaders(p.headerInput), leaseOwner: p.leaseOwner });
-        } else {
-          attempt = {
-            number: p.attemptNumber,
-            startedAt: p.result.startedAt,
-            durationMs: p.result.durationMs,
-            responseStatus: p.result.responseStatus,
-            succeeded: isSuccessStatus(p.result.responseStatus) && p.result.error === null,
-            error: p.result.error,
-          };
-          writes.push({ delivery: current, moveState: false, leaseOwner: p.leaseOwner });
-        }
-        attempts.push({ delivery: current, attempt });
-        const endpoint = current.state.isTest ? undefined : endpoints.get(current.state.endpointId);
+        next.recordAttempt(p.result, deps.settings.retryPolicy, deps.random);
+        const attempt: DeliveryAttempt = next.state.attemptLog[next.state.attemptLog.length - 1];
+        writes.push({
+          delivery: next,
+          moveState: true,
+          expectedAttempts: p.delivery.state.attempts,
+          requestHeaders: recordedRequestHeaders(p.headerInput),
+          leaseOwner: p.leaseOwner,
+        });
+        attempts.push({ delivery: next, attempt });
+        const endpoint = next.state.isTest ? undefined : endpoints.get(next.state.endpointId);
         if (endpoint) {
           const at = new Date(finishedAt(p));
           if (endpoint.recordAttempt(attempt.succeeded, at).autoDisabled) autoDisabled.push({ endpoint, at });
@@ -158,9 +149,7 @@ export class AttemptDelivery {
       await deps.deliveries.recordOutcomes(tx, writes, attempts);
       if (touched.size) await deps.endpoints.recordHealth(tx, [...touched]);
       for (const { endpoint, at } of autoDisabled) await deps.deliveries.cancelQueued(tx, endpoint.id, at);
-      return new Map(ids.map((id) => [id, fresh.get(id) ?? null]));
     });
-    return outcome;
   }
 }
 

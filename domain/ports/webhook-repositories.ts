@@ -38,9 +38,14 @@ export interface NewAttemptRecord {
 
 /** What one recorded attempt writes to its delivery row. */
 export interface DeliveryOutcomeWrite {
+  /** The state to store, computed from the row as it was claimed. */
   readonly delivery: WebhookDelivery;
-  /** False when the attempt no longer moves the state (a manual retry or cancel won meanwhile): only the lease goes. */
+  /**
+   * Store the state only if the row is still queued with `expectedAttempts` attempts (when given), i.e. no manual
+   * retry, cancel or other worker moved it meanwhile; checked by the write itself. False: only the lease goes.
+   */
   readonly moveState: boolean;
+  readonly expectedAttempts?: number;
   /** Request headers as sent (masked); undefined keeps the stored ones. */
   readonly requestHeaders?: Record<string, string> | null;
   /** The lease to release when this worker still holds it. */

@@ -88,30 +88,34 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
   }
 
   async recordOutcomes(tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void> {
-    if (writes.length > 0) {
-      const rows = writes.map((w) => {
+    const moves = writes.filter((w) => w.moveState);
+    if (moves.length > 0) {
+      const rows = moves.map((w) => {
         const s = w.delivery.state;
         return {
-          id: s.id, move: w.moveState, status: s.status, attempts: s.attempts, next_retry_at: s.nextRetryAt, last_response: s.lastResponse,
-          updated_at: s.updatedAt, set_headers: w.moveState && w.requestHeaders !== undefined, request_headers: w.requestHeaders ?? null, owner: w.leaseOwner,
+          id: s.id, expected_attempts: w.expectedAttempts ?? null, status: s.status, attempts: s.attempts, next_retry_at: s.nextRetryAt,
+          last_response: s.lastResponse, updated_at: s.updatedAt, set_headers: w.requestHeaders !== undefined, request_headers: w.requestHeaders ?? null,
         };
       });
-      // Nobody reads the answers: queued and sent with the unit's commit (one round trip for the batch).
+      // Only rows still as claimed move (the check is the write's own, under its row lock). Nobody reads the
+      // answers: queued and sent with the unit's commit (one round trip for the batch).
       await deferWrite(
         tx,
-        `update webhook_deliveries d set
-           status = case when v.move then v.status else d.status end,
-           attempts = case when v.move then v.attempts else d.attempts end,
-           next_retry_at = case when v.move then v.next_retry_at else d.next_retry_at end,
-           last_response = case when v.move then v.last_response else d.last_response end,
-           updated_at = case when v.move then v.updated_at else d.updated_at end,
-           request_headers = case when v.set_headers then v.request_headers else d.request_headers end,
-           lease_owner = case when d.lease_owner = v.owner then null else d.lease_owner end,
-           lease_until = case when d.lease_owner = v.owner then null else d.lease_until end
-         from jsonb_to_recordset(?::jsonb) as v(id text, move boolean, status text, attempts int4, next_retry_at timestamptz, last_response jsonb,
-           updated_at timestamptz, set_headers boolean, request_headers jsonb, owner text)
-         where d.id = v.id`,
+        `update webhook_deliveries d set status = v.status, attempts = v.attempts, next_retry_at = v.next_retry_at, last_response = v.last_response,
+           updated_at = v.updated_at, request_headers = case when v.set_headers then v.request_headers else d.request_headers end
+         from jsonb_to_recordset(?::jsonb) as v(id text, expected_attempts int4, status text, attempts int4, next_retry_at timestamptz,
+           last_response jsonb, updated_at timestamptz, set_headers boolean, request_headers jsonb)
+         where d.id = v.id and d.status in ('pending', 'failed') and (v.expected_attempts is null or d.attempts = v.expected_attempts)`,
         [JSON.stringify(rows)],
+      );
+    }
+    const owners = new Map<string, string[]>();
+    for (const w of writes) owners.set(w.leaseOwner, [...(owners.get(w.leaseOwner) ?? []), w.delivery.id]);
+    for (const [owner, ids] of owners) {
+      await deferWrite(
+        tx,
+        `update webhook_deliveries set lease_owner = null, lease_until = null where id in (select jsonb_array_elements_text(?::jsonb)) and lease_owner = ?`,
+        [JSON.stringify(ids), owner],
       );
     }
     if (attempts.length > 0) {

@@ -104,7 +104,9 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
   }
   async recordOutcomes(_tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void> {
     for (const w of writes) {
-      if (w.moveState) {
+      const stored = this.rows.get(w.delivery.id);
+      const asClaimed = stored !== undefined && (stored.status === 'pending' || stored.status === 'failed') && (w.expectedAttempts === undefined || stored.attempts === w.expectedAttempts);
+      if (w.moveState && asClaimed) {
         this.rows.set(w.delivery.id, { ...w.delivery.state, attemptLog: [...w.delivery.state.attemptLog] });
         if (w.requestHeaders !== undefined) this.requestHeaders.set(w.delivery.id, w.requestHeaders);
       }
