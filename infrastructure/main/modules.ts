@@ -3,10 +3,10 @@
  * Add one line per module.
  */
 import type { ModuleDefinition } from './module';
-import { WEBHOOKS_MODULE } from './webhooks.module';
 import { IDENTITY_MODULE } from './identity.module';
 import { CONNECTORS_MODULE } from './connectors.module';
 import { PAYMENTS_MODULE } from './payments.module';
+import { WEBHOOKS_MODULE } from './webhooks.module';
 
 export const MODULES: ModuleDefinition[] = [
   IDENTITY_MODULE,
