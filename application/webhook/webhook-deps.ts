@@ -7,6 +7,27 @@ import type { WebhookSender } from '../../domain/ports/webhook-sender';
 import type { WebhookSigner } from '../../domain/ports/webhook-signer';
 import type { RetryPolicy } from '../../domain/webhook/retry-policy';
 import type { Deployment } from '../../domain/webhook/webhook-url';
+import type { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
+import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
+
+/** One place in this process's dispatcher, taken before a delivery is inserted leased to it. */
+export interface DispatchSlot {
+  /** The delivery is committed with the lease: send it now. */
+  send(delivery: WebhookDelivery, endpoint: WebhookEndpoint): void;
+  /** Not inserted after all (it existed already). */
+  release(): void;
+}
+
+/**
+ * The dispatcher of this process, for fan-out: new deliveries it has room for are inserted leased to it and
+ * sent at once, without waiting for a claim. Those it has no room for stay unleased for the claim.
+ */
+export interface LocalDispatch {
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** A slot for one delivery to this endpoint, or null when the endpoint or the process is at its limit. */
+  reserve(endpointId: string): DispatchSlot | null;
+}
 
 /** The ports every webhook use case draws from; one object so the composition root wires them once. */
 export interface WebhookDeps {
@@ -27,4 +48,5 @@ export interface WebhookDeps {
   readonly random: () => number;
   /** Called after a commit that made deliveries due now, so a local dispatcher sends them without waiting for its poll. */
   readonly onDeliveriesDue?: () => void;
+  readonly localDispatch?: LocalDispatch;
 }

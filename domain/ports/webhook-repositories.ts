@@ -18,17 +18,10 @@ export interface WebhookEndpointRepository {
   countForUpdate(tx: Transaction, scope: TenantScope): Promise<number>;
   /** Live endpoints that currently receive deliveries (active or failing). */
   listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]>;
-  /** Ids and subscriptions of the endpoints that currently receive deliveries: all fan-out needs, no secrets opened. */
-  listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]>;
   /** By ids (workers); `forUpdate` locks the rows in id order, so batches of several workers never deadlock. */
   findByIds(tx: Transaction, ids: readonly string[], options?: { forUpdate?: boolean }): Promise<WebhookEndpoint[]>;
   /** Writes the health columns (status, failure count, reason, last attempt/success) of endpoints the caller locked. */
   recordHealth(tx: Transaction, endpoints: readonly WebhookEndpoint[]): Promise<void>;
-}
-
-export interface EndpointSubscription {
-  readonly id: string;
-  readonly enabledEvents: readonly string[];
 }
 
 export interface NewAttemptRecord {
@@ -54,8 +47,8 @@ export interface DeliveryOutcomeWrite {
 
 /** Persistence of deliveries and their attempts. */
 export interface WebhookDeliveryRepository {
-  /** Inserts those without a delivery for their (event, endpoint) yet, in one statement; returns how many were new. */
-  insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number>;
+  /** Inserts those without a delivery for their (event, endpoint) yet (leased when given), in one statement; returns the new ids. */
+  insertManyIfAbsent(tx: Transaction, rows: ReadonlyArray<{ delivery: WebhookDelivery; lease?: { owner: string; until: Date } }>): Promise<string[]>;
   /** Inserts unless a delivery for (event, endpoint) exists; true when inserted (fan-out idempotency). */
   insertIfAbsent(tx: Transaction, delivery: WebhookDelivery, lease?: { owner: string; until: Date }): Promise<boolean>;
   update(tx: Transaction, delivery: WebhookDelivery, requestHeaders?: Record<string, string> | null): Promise<void>;

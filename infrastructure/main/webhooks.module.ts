@@ -79,6 +79,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         random: Math.random,
         onDeliveriesDue: () => dispatcher?.nudge(),
       };
+      const leaseMs = settings.timeoutMs + 5_000;
       const readModel = new WebhookReadModel(core.orm);
       const logger = core.logger.child({ component: 'webhooks' });
       const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -129,7 +130,9 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
             name: 'webhook-fanout',
             start: async () => {
               const db = await workerDatabase();
-              const running = await startWebhookFanOut(core.transport, new FanOutEvent(db.deps), logger).catch(async (error) => {
+              // New deliveries go straight to this process's dispatcher when it has room (no claim round trip).
+              const localDispatch = { owner: workerId, leaseMs, reserve: (endpointId: string) => dispatcher?.reserve(endpointId) ?? null };
+              const running = await startWebhookFanOut(core.transport, new FanOutEvent({ ...db.deps, localDispatch }), logger).catch(async (error) => {
                 await db.release();
                 throw error;
               });
@@ -147,7 +150,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
               const db = await workerDatabase();
               dispatcher = new WebhookDeliveryDispatcher(db.orm, new AttemptDelivery(db.deps), core.clock, logger, {
                 workerId,
-                leaseMs: settings.timeoutMs + 5_000,
+                leaseMs,
                 pollIntervalMs: options.pollIntervalMs,
                 maxConcurrent: options.maxConcurrent,
                 perEndpoint: options.perEndpoint,

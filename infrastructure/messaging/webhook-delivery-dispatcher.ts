@@ -8,11 +8,18 @@
  * `perEndpoint` leased deliveries per endpoint across all workers, so one slow endpoint (10 s timeouts)
  * can never occupy every slot and delay the others.
  *
+ * Fan-out in this process hands new deliveries over directly (`reserve`): inserted leased to this worker and
+ * sent at once, no claim round trip. It does so only within this process's limits per endpoint and in total,
+ * and only while no due delivery waits for a claim (so new events never overtake a backlog); the rest waits
+ * for the claim. (Handed-over deliveries are bounded per process, claims across all workers.)
+ *
  * Outcomes are recorded in groups: attempts that finish while a record transaction is running are written
  * together by the next one (group commit), so the database sees a few statements per batch instead of a
  * transaction per delivery. A slot (and its lease) is held until its attempt is recorded.
  */
 import type { AttemptDelivery, PendingRecord } from '../../application/webhook/attempt-delivery';
+import type { DispatchSlot } from '../../application/webhook/webhook-deps';
+import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 import type { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
@@ -36,8 +43,12 @@ export class WebhookDeliveryDispatcher {
   private readonly sending = new Set<Promise<void>>();
   private readonly toRecord: PendingRecord[] = [];
   private recording: Promise<void> | null = null;
-  /** Claimed and not yet recorded: what `maxConcurrent` bounds. */
+  /** Claimed or handed over, and not yet recorded: what `maxConcurrent` bounds. */
   private leased = 0;
+  /** The same per endpoint, for handovers (`perEndpoint`). */
+  private readonly leasedPerEndpoint = new Map<string, number>();
+  /** Due deliveries may be waiting for a claim: no handovers then, or new events would overtake older ones. */
+  private backlog = true;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private again = false;
@@ -73,6 +84,43 @@ export class WebhookDeliveryDispatcher {
       return;
     }
     this.schedule(0);
+  }
+
+  /** A place for one new delivery to this endpoint, sent as soon as it is committed leased to `workerId`. */
+  reserve(endpointId: string): DispatchSlot | null {
+    if (this.stopped || this.backlog) return null;
+    if (this.leased >= this.maxConcurrent || (this.leasedPerEndpoint.get(endpointId) ?? 0) >= this.perEndpoint) {
+      this.backlog = true;
+      return null;
+    }
+    this.hold(endpointId);
+    let used = false;
+    return {
+      send: (delivery, endpoint) => {
+        if (used) return;
+        used = true;
+        // Stopped meanwhile: the lease expires and a worker claims the delivery then.
+        if (this.stopped) this.drop(endpointId);
+        else this.launch(delivery, endpoint);
+      },
+      release: () => {
+        if (used) return;
+        used = true;
+        this.drop(endpointId);
+      },
+    };
+  }
+
+  private hold(endpointId: string): void {
+    this.leased += 1;
+    this.leasedPerEndpoint.set(endpointId, (this.leasedPerEndpoint.get(endpointId) ?? 0) + 1);
+  }
+
+  private drop(endpointId: string): void {
+    this.leased -= 1;
+    const left = (this.leasedPerEndpoint.get(endpointId) ?? 1) - 1;
+    if (left > 0) this.leasedPerEndpoint.set(endpointId, left);
+    else this.leasedPerEndpoint.delete(endpointId);
   }
 
   /** Stops claiming and waits for the attempts in flight to be sent and recorded. */
@@ -112,13 +160,15 @@ export class WebhookDeliveryDispatcher {
           const free = this.maxConcurrent - this.leased;
           if (free <= 0) break;
           const claimed = await this.claim(free);
+          // A claim that got less than it asked for left nothing due behind.
+          this.backlog = claimed.length === free;
           if (claimed.length === 0) continue;
-          this.leased += claimed.length;
+          for (const delivery of claimed) this.hold(delivery.state.endpointId);
           let endpoints: Awaited<ReturnType<AttemptDelivery['endpointsOf']>>;
           try {
             endpoints = await this.attempt.endpointsOf(claimed);
           } catch (error) {
-            this.leased -= claimed.length; // the leases expire and the deliveries are claimed again
+            for (const delivery of claimed) this.drop(delivery.state.endpointId); // the leases expire and they are claimed again
             throw error;
           }
           for (const delivery of claimed) this.launch(delivery, endpoints.get(delivery.state.endpointId) ?? null);
@@ -134,7 +184,7 @@ export class WebhookDeliveryDispatcher {
     return this.ticking;
   }
 
-  private launch(delivery: WebhookDelivery, endpoint: Parameters<AttemptDelivery['send']>[1]): void {
+  private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null): void {
     const run = this.attempt
       .send(delivery, endpoint, this.options.workerId)
       .then(
@@ -143,7 +193,7 @@ export class WebhookDeliveryDispatcher {
           this.flush();
         },
         (error) => {
-          this.leased -= 1;
+          this.drop(delivery.state.endpointId);
           this.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed unexpectedly; the lease will expire and it is retried');
         },
       )
@@ -169,7 +219,7 @@ export class WebhookDeliveryDispatcher {
             );
           }
         } finally {
-          this.leased -= batch.length;
+          for (const pending of batch) this.drop(pending.delivery.state.endpointId);
           // Slots freed: more due work may be waiting.
           this.nudge();
         }

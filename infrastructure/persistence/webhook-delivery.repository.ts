@@ -67,24 +67,26 @@ export function deliveryFromRow(row: DeliveryRow, attempts: AttemptRow[] = []): 
 }
 
 export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  async insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number> {
-    if (deliveries.length === 0) return 0;
+  async insertManyIfAbsent(tx: Transaction, rows: ReadonlyArray<{ delivery: WebhookDelivery; lease?: { owner: string; until: Date } }>): Promise<string[]> {
+    if (rows.length === 0) return [];
     // Rows travel as one JSON parameter (arrays cannot be bound): one statement whatever the endpoint count.
-    const rows = deliveries.map(({ state: s }) => ({
+    const values = rows.map(({ delivery: { state: s }, lease }) => ({
       id: s.id, organization_id: s.organizationId, environment: s.environment, endpoint_id: s.endpointId, event_id: s.eventId,
       event_type: s.eventType, body: s.body, status: s.status, attempts: s.attempts, next_retry_at: s.nextRetryAt, is_test: s.isTest,
-      created_at: s.createdAt, updated_at: s.updatedAt,
+      lease_owner: lease?.owner ?? null, lease_until: lease?.until ?? null, created_at: s.createdAt, updated_at: s.updatedAt,
     }));
-    const inserted = await entityManager(tx).execute(
+    const inserted = await entityManager(tx).execute<Array<{ id: string }>>(
       `insert into webhook_deliveries (id, organization_id, environment, endpoint_id, event_id, event_type, body, status, attempts,
-         next_retry_at, is_test, created_at, updated_at)
-       select id, organization_id, environment, endpoint_id, event_id, event_type, body, status, attempts, next_retry_at, is_test, created_at, updated_at
+         next_retry_at, is_test, lease_owner, lease_until, created_at, updated_at)
+       select id, organization_id, environment, endpoint_id, event_id, event_type, body, status, attempts, next_retry_at, is_test,
+              lease_owner, lease_until, created_at, updated_at
          from jsonb_to_recordset(?::jsonb) as v(id text, organization_id text, environment text, endpoint_id text, event_id text, event_type text,
-           body text, status text, attempts int4, next_retry_at timestamptz, is_test boolean, created_at timestamptz, updated_at timestamptz)
+           body text, status text, attempts int4, next_retry_at timestamptz, is_test boolean, lease_owner text, lease_until timestamptz,
+           created_at timestamptz, updated_at timestamptz)
        on conflict (event_id, endpoint_id) do nothing returning id`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(values)],
     );
-    return inserted.length;
+    return inserted.map((row) => row.id);
   }
 
   async recordOutcomes(tx: Transaction, writes: readonly DeliveryOutcomeWrite[], attempts: readonly NewAttemptRecord[]): Promise<void> {

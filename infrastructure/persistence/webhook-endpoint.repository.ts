@@ -1,6 +1,6 @@
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
-import type { EndpointSubscription, WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
+import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookEndpoint, type WebhookEndpointState } from '../../domain/webhook/webhook-endpoint';
@@ -174,15 +174,6 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       [scope.organizationId, scope.environment],
     );
     return rows.map((row) => endpointFromRow(row, this.sealer));
-  }
-
-  async listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]> {
-    const rows = await entityManager(tx).execute<Array<{ id: string; enabled_events: string[] }>>(
-      `select id, enabled_events from webhook_endpoints
-        where organization_id = ? and environment = ? and deleted_at is null and status in ('active', 'failing')`,
-      [scope.organizationId, scope.environment],
-    );
-    return rows.map((row) => ({ id: row.id, enabledEvents: row.enabled_events }));
   }
 
   async findByIds(tx: Transaction, ids: readonly string[], options: { forUpdate?: boolean } = {}): Promise<WebhookEndpoint[]> {

@@ -5,7 +5,7 @@
 import type { WebhookDeps } from '../../../application/webhook/webhook-deps';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../../domain/ports/event-outbox';
 import type { Transaction, Transactor } from '../../../domain/ports/transactor';
-import type { DeliveryOutcomeWrite, EndpointSubscription, NewAttemptRecord, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../../domain/ports/webhook-repositories';
+import type { DeliveryOutcomeWrite, NewAttemptRecord, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../../domain/ports/webhook-repositories';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../../domain/ports/webhook-sender';
 import type { WebhookSigner } from '../../../domain/ports/webhook-signer';
 import { DomainError } from '../../../domain/shared/domain-error';
@@ -67,9 +67,6 @@ export class InMemoryEndpoints implements WebhookEndpointRepository {
   async listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
     return (await this.list(tx, scope)).filter((e) => e.receivesDeliveries());
   }
-  async listSubscriptions(tx: Transaction, scope: TenantScope): Promise<EndpointSubscription[]> {
-    return (await this.listReceiving(tx, scope)).map((e) => ({ id: e.id, enabledEvents: [...e.state.enabledEvents] }));
-  }
   async findByIds(_tx: Transaction, ids: readonly string[]): Promise<WebhookEndpoint[]> {
     return [...ids].sort().flatMap((id) => (this.rows.has(id) ? [this.copy(this.rows.get(id)!)] : []));
   }
@@ -86,10 +83,10 @@ export class InMemoryDeliveries implements WebhookDeliveryRepository {
   private copy(state: WebhookDelivery['state']): WebhookDelivery {
     return WebhookDelivery.restore({ ...state, attemptLog: [...state.attemptLog] });
   }
-  async insertManyIfAbsent(tx: Transaction, deliveries: readonly WebhookDelivery[]): Promise<number> {
-    let n = 0;
-    for (const delivery of deliveries) if (await this.insertIfAbsent(tx, delivery)) n += 1;
-    return n;
+  async insertManyIfAbsent(tx: Transaction, rows: ReadonlyArray<{ delivery: WebhookDelivery; lease?: { owner: string; until: Date } }>): Promise<string[]> {
+    const inserted: string[] = [];
+    for (const { delivery, lease } of rows) if (await this.insertIfAbsent(tx, delivery, lease)) inserted.push(delivery.id);
+    return inserted;
   }
   async insertIfAbsent(_tx: Transaction, delivery: WebhookDelivery, lease?: { owner: string; until: Date }): Promise<boolean> {
     const s = delivery.state;

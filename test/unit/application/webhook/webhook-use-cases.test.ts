@@ -54,6 +54,38 @@ describe('webhook use cases (in-memory ports)', () => {
       });
       expect(w.dueNudges).to.equal(1);
     });
+    it('hands deliveries the local dispatcher has room for over leased to it; the rest wait for the claim', async () => {
+      const w = webhookWorld();
+      const a = await endpoint(w, 'https://hooks.example.com/a', ['payment.*']);
+      const b = await endpoint(w, 'https://hooks.example.com/b', ['payment.*']);
+      const sent: Array<{ deliveryId: string; endpointId: string }> = [];
+      let released = 0;
+      const fanOut = new FanOutEvent({
+        ...w.deps,
+        localDispatch: {
+          owner: 'worker-1',
+          leaseMs: 15_000,
+          // Room for endpoint a only (b is at its limit).
+          reserve: (endpointId) =>
+            endpointId === a.id
+              ? { send: (delivery, ep) => sent.push({ deliveryId: delivery.id, endpointId: ep.id }), release: () => (released += 1) }
+              : null,
+        },
+      });
+      expect(await fanOut.execute(event())).to.equal(2);
+      const rows = [...w.deliveries.rows.values()];
+      const toA = rows.find((r) => r.endpointId === a.id)!;
+      const toB = rows.find((r) => r.endpointId === b.id)!;
+      expect(sent).to.deep.equal([{ deliveryId: toA.id, endpointId: a.id }]);
+      expect(w.deliveries.leases.get(toA.id)).to.equal('worker-1');
+      expect(w.deliveries.leases.has(toB.id)).to.equal(false);
+      expect(w.dueNudges).to.equal(1);
+      // A redelivered event creates nothing: the reserved place is given back, nothing is sent twice.
+      expect(await fanOut.execute(event())).to.equal(0);
+      expect(sent).to.have.length(1);
+      expect(released).to.equal(1);
+      expect(w.dueNudges).to.equal(1);
+    });
     it('never fans out the test event or the secret-reveal audit record', async () => {
       const w = webhookWorld();
       await endpoint(w, 'https://hooks.example.com/a', ['*']);
