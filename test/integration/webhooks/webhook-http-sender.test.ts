@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HttpWebhookSender } from '../../../infrastructure/http/webhook-http-sender';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import type { UrlContext } from '../../../domain/webhook/webhook-url';
@@ -70,6 +72,70 @@ describe('HttpWebhookSender (real sockets on loopback)', function () {
     const r = await sender.send({ url: receiver.url('/bad-header'), headers: { 'X-A': 'line\nbreak' }, body: '{}', timeoutMs: 1_000, urlContext: local });
     expect(r.status).to.equal(null);
     expect(r.error).to.be.a('string');
+  });
+
+  describe('pooled connections', () => {
+    let server: http.Server;
+    let port = 0;
+    const remotePorts: number[] = [];
+    let resetReused = false;
+    const served = new WeakSet<object>();
+    before(async () => {
+      server = http.createServer((req, res) => {
+        // A server that dropped an idle connection just as a request arrived on it: reset, no answer.
+        if (resetReused && served.has(req.socket)) {
+          req.socket.destroy();
+          return;
+        }
+        served.add(req.socket);
+        remotePorts.push(req.socket.remotePort!);
+        req.resume();
+        req.on('end', () => res.writeHead(200).end('ok'));
+      });
+      server.keepAliveTimeout = 60_000;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    it('reuses one connection per origin for attempts in turn', async () => {
+      const pooled = new HttpWebhookSender();
+      remotePorts.length = 0;
+      for (let i = 0; i < 5; i++) {
+        const r = await pooled.send({ url: `http://127.0.0.1:${port}/p${i}`, headers: {}, body: '{}', timeoutMs: 2_000, urlContext: local });
+        expect(r.status).to.equal(200);
+      }
+      expect(remotePorts).to.have.length(5);
+      expect(new Set(remotePorts).size).to.equal(1);
+      pooled.close();
+    });
+
+    it('sends again on a fresh connection when the pooled one was dropped by the server meanwhile', async () => {
+      const pooled = new HttpWebhookSender();
+      resetReused = true;
+      try {
+        for (let i = 0; i < 5; i++) {
+          const r = await pooled.send({ url: `http://127.0.0.1:${port}/s${i}`, headers: {}, body: '{}', timeoutMs: 2_000, urlContext: local });
+          expect(r).to.include({ status: 200, error: null });
+        }
+      } finally {
+        resetReused = false;
+        pooled.close();
+      }
+    });
+
+    it('checks the address of every new connection, whatever is pooled for another context', async () => {
+      const pooled = new HttpWebhookSender();
+      const ok = await pooled.send({ url: `http://localhost:${port}/ctx`, headers: {}, body: '{}', timeoutMs: 2_000, urlContext: local });
+      expect(ok.status).to.equal(200);
+      const blocked = await pooled.send({ url: `http://localhost:${port}/ctx`, headers: {}, body: '{}', timeoutMs: 2_000, urlContext: production });
+      expect(blocked.status).to.equal(null);
+      expect(blocked.error).to.match(/internal_address_blocked/);
+      pooled.close();
+    });
   });
 
   it('reports a refused connection as data', async () => {
