@@ -189,7 +189,8 @@ export class SqlPaymentQueries implements PaymentQueries {
 
   async timeline(tx: Transaction, scope: TenantScope, paymentId: string) {
     const rows = await entityManager(tx).execute<Array<{ id: string; type: string; created_at: Date; data: { previousAttributes: Record<string, unknown> | null } }>>(
-      `select id, type, created_at, data from events where organization_id = ? and environment = ? and object_id = ? order by sequence`,
+      // Events just committed may not be numbered yet (the relay numbers them); ids follow append order.
+      `select id, type, created_at, data from events where organization_id = ? and environment = ? and object_id = ? order by sequence nulls last, id`,
       [scope.organizationId, scope.environment, paymentId],
     );
     return rows.map((r) => ({

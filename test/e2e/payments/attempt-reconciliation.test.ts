@@ -25,7 +25,7 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
   let reconcile: ReconcileUnknownAttempts;
 
   const sql = <T>(query: string, params: unknown[] = []) => service.core.orm.em.fork({ useContext: false }).execute<T[]>(query, params);
-  const eventTypes = async (id: string) => (await sql<{ type: string }>('select type from events where object_id = ? order by sequence', [id])).map((r) => r.type);
+  const eventTypes = async (id: string) => (await sql<{ type: string }>('select type from events where object_id = ? order by sequence nulls last, id', [id])).map((r) => r.type);
   const account = async (merchant: Merchant, name: string, costBasisPoints: number) => {
     const r = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name, credentials: { merchantId: `m_${name}_${Math.random().toString(36).slice(2)}`, apiKey: 'k1' }, costBasisPoints });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);

@@ -18,7 +18,7 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
 
   const events = async (id: string) => {
     const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
-      'select type, data from events where object_id = ? order by sequence',
+      'select type, data from events where object_id = ? order by sequence nulls last, id',
       [id],
     );
     return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));

@@ -38,7 +38,7 @@ function helpers(h: () => Harness) {
   return {
     sql,
     eventTypes: async (id: string) =>
-      (await sql<{ type: string }>('select type from events where object_id = ? order by sequence', [id])).map((r) => r.type),
+      (await sql<{ type: string }>('select type from events where object_id = ? order by sequence nulls last, id', [id])).map((r) => r.type),
     routingRow: async (id: string) => (await sql<{ intents: any; lease_owner: string }>('select intents, lease_owner from payment_routings where payment_id = ?', [id]))[0],
     account: async (client: Merchant['sandbox'], name: string, costBasisPoints: number) => {
       const r = await client.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name, credentials: { merchantId: `m_${name}_${Math.random().toString(36).slice(2)}`, apiKey: 'k1' }, costBasisPoints });

@@ -21,7 +21,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
 
   const events = async (objectId: string): Promise<EventRow[]> => {
     const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
-      'select type, data from events where object_id = ? order by sequence',
+      'select type, data from events where object_id = ? order by sequence nulls last, id',
       [objectId],
     );
     return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
