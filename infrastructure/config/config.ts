@@ -39,6 +39,14 @@ export interface Config {
   readonly publicBaseUrl: string;
   /** Database pool size; embedded mode serves one connection. */
   readonly databasePoolSize: number;
+  /**
+   * Where the core serves core.v1.CoreNotifications for adapter processes (asynchronous outcomes such as
+   * fraud decisions); null: not served, unless adapters run embedded (then on a free loopback port).
+   */
+  readonly coreNotificationsPort: number | null;
+  readonly coreNotificationsHost: string;
+  /** How long a payment may stay processing without its request before recovery takes over; null: 2 x deadline + 5 s. */
+  readonly paymentRecoveryGraceMs: number | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -110,5 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     connectorAdapters: parseAdapters(env.CONNECTOR_ADAPTERS),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${host}:${port}`,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', optional(env, 'DATABASE_URL') ? 10 : 1, 1),
+    coreNotificationsPort: optional(env, 'CORE_NOTIFICATIONS_PORT') === null ? null : integer(env, 'CORE_NOTIFICATIONS_PORT', 0),
+    coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
+    paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),
   };
 }

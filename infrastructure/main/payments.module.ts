@@ -121,8 +121,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         return { stop: async () => clearInterval(timer) };
       },
     };
-    const envPort = process.env['CORE_NOTIFICATIONS_PORT'];
-    const notificationsPort = options.coreNotificationsPort ?? (envPort ? Number(envPort) : undefined);
+    const notificationsPort = options.coreNotificationsPort ?? core.config.coreNotificationsPort ?? undefined;
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
     // with them the server is always served, on a free loopback port unless a port is configured.
     const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
@@ -135,7 +134,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
             { onFraudDecision: (report) => fraudDecisions.execute(report) },
             {
               port: notificationsPort ?? 0,
-              host: notificationsPort !== undefined ? (process.env['CORE_NOTIFICATIONS_HOST'] ?? '127.0.0.1') : '127.0.0.1',
+              host: notificationsPort !== undefined ? core.config.coreNotificationsHost : '127.0.0.1',
             },
           );
           for (const adapter of lateBound) adapter.setCoreNotificationsAddress!(server.address);
@@ -165,9 +164,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
 
 function recoveryGraceMs(core: Core, options: PaymentsModuleOptions): number {
   const deadline = core.config.connectorDeadlineMs;
-  const env = process.env['PAYMENT_RECOVERY_GRACE_MS'];
-  const configured = options.recoveryGraceMs ?? (env ? Number(env) : 2 * deadline + 5_000);
-  return Math.max(Number.isFinite(configured) ? configured : 0, deadline + 1_000);
+  const configured = options.recoveryGraceMs ?? core.config.paymentRecoveryGraceMs ?? 2 * deadline + 5_000;
+  return Math.max(configured, deadline + 1_000);
 }
 
 export const PAYMENTS_MODULE = paymentsModule();

@@ -27,6 +27,7 @@ describe('configuration from the environment', () => {
     expect(config.webhookRetryScheduleSeconds).to.deep.equal([1, 2, 3, 4, 5, 6]);
     expect(config.connectorAdapters).to.deep.equal([{ slug: 'sandbox', address: '127.0.0.1:50051' }, { slug: 'sandbox-antifraud', address: '127.0.0.1:50052' }]);
     expect(loadConfig({ SMTP_URL: 'smtp://mail:25', AUTH_EMAIL_ENABLED: 'false' }).authEmailEnabled).to.equal(false);
+    expect(loadConfig({ CORE_NOTIFICATIONS_PORT: '50070', PAYMENT_RECOVERY_GRACE_MS: '12000' })).to.include({ coreNotificationsPort: 50070, paymentRecoveryGraceMs: 12000 });
     expect(loadConfig({ NATS_ACK_WAIT_MS: '2000' }).natsAckWaitMs).to.equal(2_000);
   });
 
