@@ -9,6 +9,7 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest } from './authorize-request';
 import { RoutingLease } from './routing-lease';
+import { technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface CreateCardPaymentCommand {
@@ -266,17 +267,7 @@ export class CreatePayment {
         const latencyMs = this.deps.clock.now().getTime() - started.getTime();
         const timeout = isConnectorFailure(error) && error.kind === 'timeout';
         const message = error instanceof Error ? error.message : String(error);
-        attempts.push({
-          id: attemptId,
-          connectorAccountId: account.id,
-          connectorSlug: account.connectorSlug,
-          rawCode: null,
-          classification: timeout ? 'TIMEOUT' : 'TECHNICAL_FAILURE',
-          latencyMs,
-          outcome: timeout ? 'timeout' : 'technical_failure',
-          message: message.slice(0, 500),
-          startedAt: started.toISOString(),
-        });
+        attempts.push(technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, timeout));
         lastFailure = { account: { id: account.id, name: account.name }, message };
         continue;
       }

@@ -6,6 +6,7 @@ import type { InFlightRouting } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
+import { technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox } from './payment-object';
 import { RoutingLease, type PaymentRecoveryDeps } from './routing-lease';
 
@@ -222,20 +223,6 @@ export class RecoverStuckPayments {
       // advisory
     }
   }
-}
-
-function technicalAttempt(id: string, accountId: string, slug: string, started: Date, latencyMs: number, message: string, timeout: boolean): PaymentAttempt {
-  return {
-    id,
-    connectorAccountId: accountId,
-    connectorSlug: slug,
-    rawCode: null,
-    classification: timeout ? 'TIMEOUT' : 'TECHNICAL_FAILURE',
-    latencyMs,
-    outcome: timeout ? 'timeout' : 'technical_failure',
-    message: message.slice(0, 500),
-    startedAt: started.toISOString(),
-  };
 }
 
 function unknownAttempt(id: string, accountId: string, slug: string, startedAt: string): PaymentAttempt {

@@ -33,7 +33,7 @@ import { purgeIdentityLeftovers } from '../persistence/identity-housekeeping';
 import { installationSecret } from '../persistence/identity-secrets';
 import { SqlCardAttemptRepository, SqlSecurityIncidentRepository } from '../persistence/security.repository';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import { periodicWorker, type ModuleDefinition, type ModuleInstance } from './module';
 
 /** CLI `org create --email`: the owner user, with a one-time reset token to choose a password. */
 export async function createOwnerFromCli(core: Core, organizationId: string, flags: Record<string, string>): Promise<unknown> {
@@ -139,16 +139,12 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
         ],
         authenticators: [sessionAuthenticator(accounts)],
         workers: [
-          {
-            name: 'identity-housekeeping',
-            async start() {
-              const sweep = () =>
-                purgeIdentityLeftovers(core.transactor, core.clock.now()).catch((error) => log.warn({ err: error }, 'identity housekeeping failed'));
-              const timer = setInterval(sweep, options.housekeepingIntervalMs ?? 60 * 60 * 1000);
-              timer.unref();
-              return { stop: async () => clearInterval(timer) };
-            },
-          },
+          periodicWorker(
+            'identity-housekeeping',
+            options.housekeepingIntervalMs ?? 60 * 60 * 1000,
+            () => purgeIdentityLeftovers(core.transactor, core.clock.now()),
+            (error) => log.warn({ err: error }, 'identity housekeeping failed'),
+          ),
         ],
         health: () => ({ dashboardEmail: mailer.enabled ? 'enabled' : 'disabled' }),
         stop: async () => {

@@ -8,6 +8,30 @@ export interface BackgroundWorker {
   start(): Promise<{ stop(): Promise<void> }>;
 }
 
+/**
+ * A worker that runs `task` every `intervalMs`, never two runs at once (a slow run delays the next), and
+ * reports a failed run without stopping. The timer does not keep the process alive.
+ */
+export function periodicWorker(name: string, intervalMs: number, task: () => Promise<unknown>, onError: (error: unknown) => void): BackgroundWorker {
+  return {
+    name,
+    async start() {
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        task()
+          .catch(onError)
+          .finally(() => {
+            running = false;
+          });
+      }, intervalMs);
+      timer.unref();
+      return { stop: async () => clearInterval(timer) };
+    },
+  };
+}
+
 export interface ReadinessCheck {
   readonly name: string;
   /** Resolves true when the dependency answers; false or a rejection makes /health/ready 503. */

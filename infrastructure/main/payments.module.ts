@@ -28,7 +28,7 @@ import { SqlPaymentQueries } from '../persistence/payment.queries';
 import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.repository';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import type { Core } from './core';
-import type { BackgroundWorker, ModuleDefinition, ModuleInstance } from './module';
+import { periodicWorker, type BackgroundWorker, type ModuleDefinition, type ModuleInstance } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 
 export interface PaymentsModuleOptions {
@@ -79,48 +79,20 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     core.services.provide('fraudDecisions', fraudDecisions);
     const expiry = new NotifyExpiringAuthorizations(deps);
     core.services.provide('authorizationExpiry', expiry);
-    const expiryWorker: BackgroundWorker = {
-      name: 'authorization-expiry',
-      async start() {
-        let running = false;
-        const timer = setInterval(() => {
-          if (running) return;
-          running = true;
-          expiry
-            .run()
-            .catch((error) => core.logger.error({ err: error }, 'authorization expiry scan failed'))
-            .finally(() => {
-              running = false;
-            });
-        }, options.expiryScanIntervalMs ?? 60_000);
-        timer.unref();
-        return { stop: async () => clearInterval(timer) };
-      },
-    };
+    const expiryWorker = periodicWorker('authorization-expiry', options.expiryScanIntervalMs ?? 60_000, () => expiry.run(), (error) =>
+      core.logger.error({ err: error }, 'authorization expiry scan failed'),
+    );
     const recoverStuck = new RecoverStuckPayments(deps, deps.recovery!);
     const reconcile = new ReconcileUnknownAttempts(deps, deps.recovery!);
     core.services.provide('paymentRecovery', recoverStuck);
     core.services.provide('attemptReconciliation', reconcile);
-    const recoveryWorker: BackgroundWorker = {
-      name: 'payment-recovery',
-      async start() {
-        let running = false;
-        const timer = setInterval(() => {
-          if (running) return;
-          running = true;
-          recoverStuck
-            .run()
-            .catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed'))
-            .then(() => reconcile.run())
-            .catch((error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'))
-            .finally(() => {
-              running = false;
-            });
-        }, options.recoveryScanIntervalMs ?? 5_000);
-        timer.unref();
-        return { stop: async () => clearInterval(timer) };
-      },
-    };
+    const recoveryWorker = periodicWorker(
+      'payment-recovery',
+      options.recoveryScanIntervalMs ?? 5_000,
+      // Reconciliation runs even when the recovery scan failed.
+      () => recoverStuck.run().catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed')).then(() => reconcile.run()),
+      (error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'),
+    );
     const notificationsPort = options.coreNotificationsPort ?? core.config.coreNotificationsPort ?? undefined;
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
     // with them the server is always served, on a free loopback port unless a port is configured.

@@ -9,7 +9,7 @@ import { VerifyCredentialsResponse_Result, type Credentials } from '../../grpc/g
 import { grpcError } from '../../grpc/grpc-errors';
 import { startGrpcServer, unaryHandler } from '../../grpc/grpc-server';
 import { sandboxId } from '../sandbox/sandbox-ledger';
-import { verificationForApiKey } from '../sandbox/scenarios';
+import { SANDBOX_CREDENTIAL_SCHEMA, verificationForApiKey } from '../sandbox/scenarios';
 
 export const SANDBOX_ANTIFRAUD_SLUG = 'sandbox-antifraud';
 
@@ -18,15 +18,8 @@ export const SANDBOX_ANTIFRAUD_SLUG = 'sandbox-antifraud';
  * `tok_sandbox_antifraud_review` -> review, `tok_sandbox_antifraud_decline` -> decline (optionally followed by
  * `_<suffix>`), anything else approve. Same credentials as the sandbox acquirer (merchantId, apiKey secret).
  */
-export const SANDBOX_ANTIFRAUD_CREDENTIAL_SCHEMA = {
-  type: 'object',
-  properties: {
-    merchantId: { type: 'string', title: 'Merchant ID', minLength: 1, maxLength: 8192 },
-    apiKey: { type: 'string', title: 'API key', minLength: 1, maxLength: 8192, 'x-secret': true },
-  },
-  required: ['merchantId', 'apiKey'],
-  additionalProperties: false,
-} as const;
+/** Same credentials as the sandbox acquirer. */
+export const SANDBOX_ANTIFRAUD_CREDENTIAL_SCHEMA = SANDBOX_CREDENTIAL_SCHEMA;
 
 export const SANDBOX_ANTIFRAUD_CONFIG_SCHEMA = {
   type: 'object',
