@@ -11,6 +11,7 @@ import type { CallOutcome } from '../../domain/connector-account/connector-accou
 import type { TenantScope } from '../../domain/shared/environment';
 import type { ConnectorAccountDeps } from './connector-account-deps';
 import { descriptionsBySlug, effectiveCapabilities } from './connector-account-view';
+import type { Transaction } from '../../domain/ports/transactor';
 
 /** The connector-accounts capability as other use cases consume it (see the port's TSDoc). */
 export class ConnectorAccountDirectoryService implements ConnectorAccountDirectory {
@@ -104,19 +105,19 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
     return this.deps.catalog.sandboxSimulator(connectorSlug);
   }
 
+  /** One connector call, queued in the caller's unit of work (the one recording the call's outcome). */
   async recordCallOutcome(
+    tx: Transaction,
     scope: TenantScope,
     accountId: string,
     call: { operation: string; outcome: CallOutcome; latencyMs?: number | null },
   ): Promise<void> {
-    // One write on every payment attempt: kept to a single statement (the repository checks the scope).
-    await this.deps.transactor.run((tx) =>
-      this.deps.accounts.recordCall(tx, scope, accountId, {
-        operation: call.operation,
-        outcome: call.outcome,
-        latencyMs: call.latencyMs ?? null,
-        at: this.deps.clock.now(),
-      }),
-    );
+    await this.deps.accounts.recordCall(tx, scope, accountId, {
+      operation: call.operation,
+      outcome: call.outcome,
+      latencyMs: call.latencyMs ?? null,
+      at: this.deps.clock.now(),
+    });
   }
+
 }

@@ -9,7 +9,7 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest } from './authorize-request';
 import { RoutingLease } from './routing-lease';
-import { technicalAttempt } from './payment-attempts';
+import { recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface CreateCardPaymentCommand {
@@ -174,26 +174,21 @@ export class CreatePayment {
       await this.deps.payments.update(tx, current);
       const events = current.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
+      await recordCalls(this.deps, tx, scope, outcome.attempts);
       return current;
     });
     const final = stored.toPrimitives();
-    await this.afterOutcome(scope, final, outcome.attempts, source, command);
+    await this.afterOutcome(scope, final, source, command);
     return paymentObject(final);
   }
 
-  /** Best effort, after commit: card-testing signals and connector health never change the payment's answer. */
-  private async afterOutcome(scope: TenantScope, p: import('../../domain/payment/payment').PaymentPrimitives, attempts: PaymentAttempt[], source: ChargeSource, command: CreateCardPaymentCommand): Promise<void> {
+  /** Best effort, after commit: card-testing signals never change the payment's answer. */
+  private async afterOutcome(scope: TenantScope, p: import('../../domain/payment/payment').PaymentPrimitives, source: ChargeSource, command: CreateCardPaymentCommand): Promise<void> {
     try {
       if (this.deps.security && (p.decline || p.status !== 'failed')) {
         const card = source.card;
         const fingerprint = card.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : source.token;
         await this.deps.security.recordCardOutcome({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null, cardFingerprint: fingerprint, declined: p.decline !== null });
-      }
-      if (this.deps.reportCall) {
-        for (const a of attempts) {
-          const outcome = a.outcome === 'fraud_review' ? 'approved' : a.outcome;
-          await this.deps.reportCall(scope, a.connectorAccountId, { operation: 'authorize', outcome, latencyMs: a.latencyMs });
-        }
       }
     } catch {
       // signals are advisory; the payment is already recorded

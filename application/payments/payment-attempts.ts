@@ -1,4 +1,7 @@
 import type { PaymentAttempt } from '../../domain/payment/payment';
+import type { Transaction } from '../../domain/ports/transactor';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { PaymentDeps } from './payment-deps';
 
 /**
  * The record of an attempt the acquirer did not answer with a business outcome: a technical failure, or a
@@ -16,4 +19,16 @@ export function technicalAttempt(id: string, accountId: string, slug: string, st
     message: message.slice(0, 500),
     startedAt: started.toISOString(),
   };
+}
+
+/**
+ * Queues one health record per connector call the attempts made, in the unit that records their outcome. Attempts
+ * that made no call (no adapter could be opened, or a recovered intent whose outcome is unknown) are skipped.
+ */
+export async function recordCalls(deps: PaymentDeps, tx: Transaction, scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<void> {
+  if (!deps.recordCall) return;
+  for (const a of attempts) {
+    if (!a.connectorSlug || (a.latencyMs === 0 && a.outcome === 'timeout')) continue;
+    await deps.recordCall(tx, scope, a.connectorAccountId, { operation: 'authorize', outcome: a.outcome === 'fraud_review' ? 'approved' : a.outcome, latencyMs: a.latencyMs });
+  }
 }

@@ -10,7 +10,7 @@ import type {
   ProductionUsage,
   SavedPaymentMethodRepository,
 } from '../../domain/ports/payment-repositories';
-import type { Transactor } from '../../domain/ports/transactor';
+import type { Transaction, Transactor } from '../../domain/ports/transactor';
 
 /** Everything the payment use cases need, as ports. */
 export interface PaymentDeps {
@@ -26,10 +26,20 @@ export interface PaymentDeps {
   readonly usage: ProductionUsage;
   /** Card-testing protection (identity's securityGuard); absent in installations without it. */
   readonly security?: CardSecurity;
-  /** Feeds the connector account's displayed health after each connector call (outside any transaction). */
-  readonly reportCall?: (scope: import('../../domain/shared/environment').TenantScope, accountId: string, call: { operation: string; outcome: 'approved' | 'declined' | 'technical_failure' | 'timeout'; latencyMs: number }) => Promise<void>;
+  /**
+   * Feeds the connector account's displayed health with one connector call: a queued write of the given unit of
+   * work (the payment's outcome transaction, so it costs no round trip of its own).
+   */
+  readonly recordCall?: (tx: Transaction, scope: import('../../domain/shared/environment').TenantScope, accountId: string, call: ConnectorCall) => Promise<void>;
   /** How long a capture/void/refund claim protects the payment against a concurrent operation. */
   readonly operationClaimMs?: number;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
+}
+
+/** One connector call as the account's health history shows it. */
+export interface ConnectorCall {
+  readonly operation: string;
+  readonly outcome: 'approved' | 'declined' | 'technical_failure' | 'timeout';
+  readonly latencyMs: number;
 }

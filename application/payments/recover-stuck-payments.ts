@@ -6,7 +6,7 @@ import type { InFlightRouting } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
-import { technicalAttempt } from './payment-attempts';
+import { recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox } from './payment-object';
 import { RoutingLease, type PaymentRecoveryDeps } from './routing-lease';
 
@@ -101,10 +101,11 @@ export class RecoverStuckPayments {
       await this.deps.payments.update(tx, current);
       const events = current.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
+      await recordCalls(this.deps, tx, scope, attempts);
       return true;
     });
     if (!recorded) return 'lost_lease';
-    await this.afterOutcome(scope, routing, payment.toPrimitives().card, attempts, decision);
+    await this.afterOutcome(scope, routing, payment.toPrimitives().card, decision);
     return 'resolved';
   }
 
@@ -206,18 +207,13 @@ export class RecoverStuckPayments {
     }
   }
 
-  /** As CreatePayment after tx2, best effort: card-testing signal and connector-account health. */
-  private async afterOutcome(scope: TenantScope, routing: InFlightRouting, card: CardSummary | null, attempts: readonly PaymentAttempt[], decision: Decision | null): Promise<void> {
+  /** As CreatePayment after tx2, best effort: the card-testing signal. */
+  private async afterOutcome(scope: TenantScope, routing: InFlightRouting, card: CardSummary | null, decision: Decision | null): Promise<void> {
     try {
       if (this.deps.security && (decision?.kind === 'approved' || decision?.kind === 'declined')) {
         const fingerprint = card?.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : routing.request.source.token;
         const fraud = routing.request.fraudData ?? {};
         await this.deps.security.recordCardOutcome({ ...scope, clientIp: fraud.clientIp ?? null, deviceId: fraud.deviceId ?? null, cardFingerprint: fingerprint, declined: decision.kind === 'declined' });
-      }
-      if (!this.deps.reportCall) return;
-      for (const a of attempts) {
-        if (!a.connectorSlug || (a.latencyMs === 0 && a.outcome === 'timeout')) continue; // not re-sent here
-        await this.deps.reportCall(scope, a.connectorAccountId, { operation: 'authorize', outcome: a.outcome === 'fraud_review' ? 'approved' : a.outcome, latencyMs: a.latencyMs });
       }
     } catch {
       // advisory

@@ -2,6 +2,8 @@ import type { StoredEvent } from '../../domain/ports/event-outbox';
 import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE } from '../../domain/webhook/event-types';
 import { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
+import type { TenantScope } from '../../domain/shared/environment';
+import { BatchingQueue } from '../shared/batching-queue';
 import type { DispatchSlot, WebhookDeps } from './webhook-deps';
 
 /** The body every delivery of an event carries: the public envelope, never the tenant id. */
@@ -20,39 +22,54 @@ export function envelopeBody(event: StoredEvent): string {
 /**
  * One delivery per subscribed endpoint of the event's organization and environment (spec: Events, Delivery).
  * Idempotent: deliveries are unique per (event, endpoint), so a redelivered stream message creates nothing new.
+ *
+ * Events handled at the same time are fanned out together (a BatchingQueue): one listing of the endpoints of
+ * every tenant in the batch, then ONE insert statement for every delivery of the batch, atomic by itself. Each
+ * event's caller still learns its own count and acknowledges its own stream message.
  */
 export class FanOutEvent {
+  private readonly queue = new BatchingQueue<StoredEvent, number>((events) => this.fanOut(events));
+
   constructor(private readonly deps: WebhookDeps) {}
 
-  async execute(event: StoredEvent): Promise<number> {
-    if (event.type === TEST_EVENT_TYPE || event.type === SECRET_REVEALED_EVENT_TYPE) return 0;
+  /** Resolves with the number of deliveries created for the event once they are committed. */
+  execute(event: StoredEvent): Promise<number> {
+    if (event.type === TEST_EVENT_TYPE || event.type === SECRET_REVEALED_EVENT_TYPE) return Promise.resolve(0);
+    return this.queue.push(event);
+  }
+
+  private async fanOut(events: readonly StoredEvent[]): Promise<number[]> {
     const { deps } = this;
-    const scope = { organizationId: event.organizationId, environment: event.environment };
     const local = deps.localDispatch;
     const slots = new Map<string, DispatchSlot>();
-    let planned: Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint }> = [];
+    let planned: Array<{ event: StoredEvent; delivery: WebhookDelivery; endpoint: WebhookEndpoint }> = [];
     let inserted: Set<string>;
     try {
-      // Two round trips, no transaction: the listing, then ONE insert statement for every endpoint of the event,
-      // atomic by itself. An endpoint switched off in between gets a delivery its worker cancels at send time.
+      // Two round trips, no transaction. An endpoint switched off in between gets a delivery its worker cancels
+      // at send time.
       inserted = await deps.transactor.read(async (tx) => {
-        const endpoints = (await deps.endpoints.listReceiving(tx, scope)).filter((e) => e.subscribesTo(event.type));
-        if (endpoints.length === 0) return new Set<string>();
-        const body = envelopeBody(event);
+        const endpoints = await deps.endpoints.listReceiving(tx, distinctScopes(events));
         const now = deps.clock.now();
-        planned = endpoints.map((endpoint) => ({
-          endpoint,
-          delivery: WebhookDelivery.create({
-            id: deps.ids.next('whd_'),
-            organizationId: scope.organizationId,
-            environment: scope.environment,
-            endpointId: endpoint.id,
-            eventId: event.id,
-            eventType: event.type,
-            body,
-            now,
-          }),
-        }));
+        planned = events.flatMap((event) => {
+          const receiving = endpoints.filter((e) => e.state.organizationId === event.organizationId && e.state.environment === event.environment && e.subscribesTo(event.type));
+          if (receiving.length === 0) return [];
+          const body = envelopeBody(event);
+          return receiving.map((endpoint) => ({
+            event,
+            endpoint,
+            delivery: WebhookDelivery.create({
+              id: deps.ids.next('whd_'),
+              organizationId: event.organizationId,
+              environment: event.environment,
+              endpointId: endpoint.id,
+              eventId: event.id,
+              eventType: event.type,
+              body,
+              now,
+            }),
+          }));
+        });
+        if (planned.length === 0) return new Set<string>();
         // Deliveries this process's dispatcher has room for are leased to it and sent right after the insert.
         const rows = planned.map(({ delivery, endpoint }) => {
           const slot = local?.reserve(endpoint.id) ?? null;
@@ -66,14 +83,25 @@ export class FanOutEvent {
       for (const slot of slots.values()) slot.release();
       throw error;
     }
+    const created = new Map<string, number>();
     let queuedForClaim = 0;
-    for (const { delivery, endpoint } of planned) {
+    for (const { event, delivery, endpoint } of planned) {
       const slot = slots.get(delivery.id);
-      if (!inserted.has(delivery.id)) slot?.release();
-      else if (slot) slot.send(delivery, endpoint);
+      if (!inserted.has(delivery.id)) {
+        slot?.release();
+        continue;
+      }
+      created.set(event.id, (created.get(event.id) ?? 0) + 1);
+      if (slot) slot.send(delivery, endpoint);
       else queuedForClaim += 1;
     }
     if (queuedForClaim > 0) deps.onDeliveriesDue?.();
-    return inserted.size;
+    return events.map((event) => created.get(event.id) ?? 0);
   }
+}
+
+function distinctScopes(events: readonly StoredEvent[]): TenantScope[] {
+  const scopes = new Map<string, TenantScope>();
+  for (const e of events) scopes.set(`${e.environment}:${e.organizationId}`, { organizationId: e.organizationId, environment: e.environment });
+  return [...scopes.values()];
 }

@@ -3,6 +3,7 @@ import type { TenantScope } from '../shared/environment';
 import type { AcquirerGateway, SandboxChargeSimulator } from './acquirer-gateway';
 import type { AntifraudGateway } from './antifraud-gateway';
 import type { ConnectorCredentials, ConnectorKind } from './connector-description';
+import type { Transaction } from './transactor';
 
 /** A connector account as other capabilities (routing, flows, checkout) see it: no secrets unless opened. */
 export interface DirectoryAccount {
@@ -45,8 +46,9 @@ export interface ConnectorAccountDirectory {
   antifraudGateway(connectorSlug: string): AntifraudGateway;
   /** Sandbox only: the bank simulation of the service's sandbox acquirer (POST /v1/payments/{id}/simulate). */
   sandboxSimulator(connectorSlug: string): SandboxChargeSimulator;
-  /** Feeds the account's displayed health; call after every connector call (outside any transaction). */
+  /** Feeds the account's displayed health with one connector call, queued in the unit recording its outcome. */
   recordCallOutcome(
+    tx: Transaction,
     scope: TenantScope,
     accountId: string,
     call: { operation: string; outcome: CallOutcome; latencyMs?: number | null },

@@ -16,8 +16,8 @@ export interface WebhookEndpointRepository {
   list(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]>;
   /** Live endpoints of the tenant; locks the tenant's endpoint count so concurrent creations cannot pass the limit. */
   countForUpdate(tx: Transaction, scope: TenantScope): Promise<number>;
-  /** Live endpoints that currently receive deliveries (active or failing). */
-  listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]>;
+  /** Live endpoints of these tenants that currently receive deliveries (active or failing). */
+  listReceiving(tx: Transaction, scopes: readonly TenantScope[]): Promise<WebhookEndpoint[]>;
   /** By ids (workers); `forUpdate` locks the rows in id order, so batches of several workers never deadlock. */
   findByIds(tx: Transaction, ids: readonly string[], options?: { forUpdate?: boolean }): Promise<WebhookEndpoint[]>;
   /** Writes the health columns (status, failure count, reason, last attempt/success) of endpoints the caller locked. */

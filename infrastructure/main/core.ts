@@ -67,7 +67,7 @@ export function createCore(parts: CoreParts): Core {
   const { orm, ids, clock, logger, transport } = parts;
   const transactor = new MikroOrmTransactor(orm);
   const relay = new OutboxRelay(orm, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
-  transactor.onCommit(() => relay.nudge());
+  transactor.onCommit((eventIds) => relay.nudge(eventIds));
   const organizationRepository = new SqlOrganizationRepository();
   const apiKeyRepository = new SqlApiKeyRepository();
   const secrets = new RandomApiKeySecrets();

@@ -69,7 +69,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(directory)),
       usage: new SqlProductionUsage(),
       ...(security ? { security } : {}),
-      reportCall: (scope, accountId, call) => directory().recordCallOutcome(scope, accountId, call),
+      recordCall: (tx, scope, accountId, call) => directory().recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
     };
     const customers = new ManageCustomers(deps);

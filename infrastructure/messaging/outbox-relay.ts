@@ -8,6 +8,11 @@
  * claiming leaves the lease to expire and the events are claimed again; the transport drops the
  * duplicate by event id and consumers deduplicate too. Events committed while the transport is down stay
  * unpublished and leave as soon as it answers again.
+ *
+ * Two ways to find work. A commit in this process nudges the relay with its event ids, which are claimed by
+ * primary key: cheap however many published rows the outbox index still holds until vacuum (a scan walked
+ * thousands of them per claim under load). A scan of the whole outbox runs at least every poll interval, for
+ * events of other processes, of a relay that died, or whose publication failed.
  */
 import type { Orm } from '../persistence/orm';
 import { MikroOrmTransactor, entityManager } from '../persistence/mikro-orm-transactor';
@@ -25,6 +30,10 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
   private draining: Promise<void> | null = null;
   private again = false;
+  /** Ids committed in this process and not yet claimed. */
+  private readonly nudged = new Set<string>();
+  private lastScanAt = 0;
+  private scanRequested = false;
   private stopped = true;
   private failures = 0;
   private readonly batchSize: number;
@@ -50,14 +59,12 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Called after each commit that wrote events: publish now rather than at the next poll. */
-  nudge(): void {
+  /** Called after each commit that wrote events: publish them now rather than at the next poll. */
+  nudge(eventIds: readonly string[] = []): void {
     if (this.stopped) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    for (const id of eventIds) this.nudged.add(id);
+    if (this.draining) this.again = true;
+    else if (this.failures === 0) void this.run(); // after a failure, the backed-off timer retries
   }
 
   async stop(): Promise<void> {
@@ -76,21 +83,34 @@ export class OutboxRelay {
     }, delayMs);
   }
 
-  /** Publishes everything unpublished; resolves when the outbox is empty or the transport failed. */
+  /** Publishes everything unpublished (a scan of the outbox); resolves when it is empty or the transport failed. */
   drain(): Promise<void> {
+    this.scanRequested = true;
+    return this.run();
+  }
+
+  /** Publishes the nudged events, and scans the outbox when asked to or when the last scan is a poll interval old. */
+  private run(): Promise<void> {
     if (this.draining) {
       this.again = true;
       return this.draining;
     }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.draining = (async () => {
       let nextDelay = this.pollIntervalMs;
       try {
         do {
           this.again = false;
-          while ((await this.publishBatch()) === this.batchSize) {
-            /* keep going while full batches come back */
+          while (this.nudged.size > 0 && !this.stopped) await this.publishBatch(this.takeNudged());
+          if (this.scanRequested || Date.now() - this.lastScanAt >= this.pollIntervalMs) {
+            this.scanRequested = false;
+            this.lastScanAt = Date.now();
+            while ((await this.publishBatch(null)) === this.batchSize) {
+              /* keep going while full batches come back */
+            }
           }
-        } while (this.again && !this.stopped);
+        } while ((this.again || this.nudged.size > 0 || this.scanRequested) && !this.stopped);
         this.failures = 0;
       } catch (error) {
         this.failures += 1;
@@ -104,17 +124,30 @@ export class OutboxRelay {
     return this.draining;
   }
 
-  private async publishBatch(): Promise<number> {
+  private takeNudged(): string[] {
+    const ids: string[] = [];
+    for (const id of this.nudged) {
+      if (ids.length === this.batchSize) break;
+      ids.push(id);
+      this.nudged.delete(id);
+    }
+    return ids;
+  }
+
+  /** Claims and publishes these events (those still unpublished and unleased), or a batch found by scanning. */
+  private async publishBatch(ids: readonly string[] | null): Promise<number> {
     const em = this.orm.em.fork({ useContext: false });
     // One short transaction claims a batch (lease), numbers what has no sequence yet, and commits; the
     // transport is called after, with no transaction open.
     const rows = await this.transactor.run(async (tx) => {
       const txEm = entityManager(tx);
+      const claimable = `published_at is null and (relay_lease_until is null or relay_lease_until < now())`;
       const claimed = await txEm.execute<EventRow[]>(
-        `select ${EVENT_COLUMNS} from events
-          where published_at is null and (relay_lease_until is null or relay_lease_until < now())
-          order by id limit ? for update skip locked`,
-        [this.batchSize],
+        ids
+          ? `select ${EVENT_COLUMNS} from events where id in (select jsonb_array_elements_text(?::jsonb)) and ${claimable}
+              order by id for update skip locked`
+          : `select ${EVENT_COLUMNS} from events where ${claimable} order by id limit ? for update skip locked`,
+        [ids ? JSON.stringify(ids) : this.batchSize],
       );
       if (claimed.length === 0) return claimed;
       const numbered = await allocateSequences(tx, claimed.filter((row) => row.sequence === null).map((row) => ({ id: row.id, organizationId: row.organization_id })));

@@ -48,7 +48,6 @@ export class SqlEventOutbox implements EventOutbox {
   append(tx: Transaction, events: readonly NewEvent[], options: { assignSequence: true }): Promise<StoredEvent[]>;
   async append(tx: Transaction, events: readonly NewEvent[], options?: { assignSequence: true }): Promise<AppendedEvent[]> {
     if (events.length === 0) return [];
-    noteEventsWritten(tx);
     const createdAt = this.clock.now();
     const records = events.map((event) => ({
       id: this.ids.next('evt_'),
@@ -59,6 +58,7 @@ export class SqlEventOutbox implements EventOutbox {
       object_id: event.object.id,
       data: { object: event.object, previousAttributes: event.previousAttributes ?? null },
     }));
+    noteEventsWritten(tx, records.map((record) => record.id));
     const insert = `insert into events (id, organization_id, environment, type, api_version, object_type, object_id, data, created_at)
        select e.id, e.organization_id, e.environment, e.type, ?, e.object_type, e.object_id, e.data, ?
          from jsonb_to_recordset(?::jsonb) as e(id text, organization_id text, environment text, type text, object_type text, object_id text, data jsonb)`;

@@ -2,81 +2,158 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 
+/** A pooled driver connection (pg.Client) as the knex pool hands it out. */
+interface PooledConnection {
+  query(text: string, callback: (error: Error | null, result: QueryResult | QueryResult[]) => void): void;
+}
+interface QueryResult {
+  rows: Record<string, unknown>[];
+  rowCount: number | null;
+}
+type ResultShape = 'all' | 'get' | 'run';
+
+/**
+ * The connection pool MikroORM opened, used directly: statements are formatted by MikroORM's platform (the
+ * same literal formatting `em.execute` applies) and sent as ONE simple-protocol query per round trip, so a
+ * unit can put BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
+ */
+class Connections {
+  private readonly knex: Knex;
+
+  constructor(private readonly em: EntityManager) {
+    this.knex = em.getConnection().getKnex();
+  }
+
+  format(sql: string, params: readonly unknown[]): string {
+    return params.length ? this.em.getPlatform().formatQuery(sql, [...params]) : sql;
+  }
+
+  acquire(): Promise<PooledConnection> {
+    return this.knex.client.acquireConnection() as Promise<PooledConnection>;
+  }
+
+  release(connection: PooledConnection): void {
+    void this.knex.client.releaseConnection(connection);
+  }
+
+  /** Several statements in one round trip; the last one's result. */
+  send(connection: PooledConnection, statements: readonly string[]): Promise<QueryResult> {
+    return new Promise((resolve, reject) => {
+      connection.query(statements.join(';\n'), (error, result) => {
+        if (error) reject(error);
+        else resolve(Array.isArray(result) ? result[result.length - 1]! : result);
+      });
+    });
+  }
+}
+
+/** What `em.execute(sql, params, method)` answers, so repositories read the same shapes. */
+function shaped(result: QueryResult, method: ResultShape): unknown {
+  if (method === 'get') return result.rows[0];
+  if (method === 'all') return result.rows;
+  return { affectedRows: result.rowCount, insertId: result.rows[0]?.id ?? 0, row: result.rows[0], rows: result.rows };
+}
+
 /**
  * One unit of work. Statements that must answer now (reads, writes with RETURNING) run at once; writes
- * whose answer nobody needs are queued with `deferWrite` and leave together at commit. A unit of work that
- * only queued writes costs ONE round trip: the statements travel as one multi-statement query, which
- * PostgreSQL runs as a single implicit transaction (all or nothing). A unit that also reads opens a real
- * transaction at its first read and sends the queued writes just before each read and at commit.
+ * whose answer nobody needs are queued with `deferWrite` and leave with the next statement or at commit.
+ * BEGIN travels with the unit's first statement and COMMIT with its last queued writes, so a unit that
+ * reads once and then writes costs TWO round trips, and one that only queued writes costs ONE (the
+ * statements as one multi-statement query, which PostgreSQL runs as a single implicit transaction: all or
+ * nothing).
  *
- * Round trips are what a payment pays for most on a loaded server, hence the care.
+ * Round trips are what a payment pays for most on a loaded server (each wakes a database process on a
+ * shared core), hence the care.
  */
 class UnitOfWork {
-  /** The open database transaction, driven on the connection directly (see `ready`). */
-  private transaction: Knex.Transaction | null = null;
+  /** Held from the first statement of a transactional unit until its commit or rollback. */
+  private connection: PooledConnection | null = null;
+  private begun = false;
   private pending: string[] = [];
-  /** Set by the outbox: only units that wrote events wake the relay. */
-  wroteEvents = false;
+  /** Filled by the outbox: only units that wrote events wake the relay, which then claims exactly these. */
+  readonly eventIds: string[] = [];
 
-  constructor(readonly em: EntityManager, readonly transactional: boolean) {}
+  constructor(
+    private readonly connections: Connections,
+    readonly transactional: boolean,
+  ) {}
 
-  /** The entity manager, ready for a statement that answers now: transaction open, queued writes sent. */
-  async ready(): Promise<EntityManager> {
-    if (this.transactional && !this.transaction) {
-      // Begun and committed on the connection rather than with em.begin()/em.commit(): the latter flush
-      // MikroORM's entity unit of work inside an AsyncLocalStorage, which switches Node's promise hooks on
-      // for the whole process (a tax on every promise), and these units have no entities to flush.
-      this.transaction = await this.em.getConnection().begin();
-      this.em.setTransactionContext(this.transaction);
-    }
-    await this.flushPending();
-    return this.em;
+  /** A statement that answers now, preceded in the same round trip by BEGIN (first time) and the queued writes. */
+  async execute(sql: string, params: readonly unknown[] = [], method: ResultShape = 'all'): Promise<unknown> {
+    const statement = this.connections.format(sql, params);
+    if (!this.transactional) return shaped(await this.once([statement]), method);
+    const batch = this.begun ? this.pending : ['begin', ...this.pending];
+    this.begun = true;
+    this.pending = [];
+    return shaped(await this.send([...batch, statement]), method);
   }
 
   async defer(sql: string, params: readonly unknown[]): Promise<void> {
-    const statement = this.em.getPlatform().formatQuery(sql, [...params]);
+    const statement = this.connections.format(sql, params);
     if (!this.transactional) {
-      await this.em.execute(statement, [], 'run');
+      await this.once([statement]);
       return;
     }
     this.pending.push(statement);
   }
 
-  private async flushPending(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending.join(';\n');
-    this.pending = [];
-    await this.em.execute(batch, [], 'run');
-  }
-
+  /** On failure the unit stays open for `rollback` (a failed statement leaves an explicit transaction aborted). */
   async commit(): Promise<void> {
-    await this.flushPending();
-    if (!this.transaction) return;
-    const transaction = this.transaction;
-    this.transaction = null;
-    this.em.resetTransactionContext();
-    await this.em.getConnection().commit(transaction);
+    const batch = this.pending;
+    this.pending = [];
+    if (this.begun) await this.send([...batch, 'commit']);
+    else if (batch.length > 0) await this.send(batch);
+    this.begun = false;
+    this.releaseConnection();
   }
 
   async rollback(): Promise<void> {
     this.pending = [];
-    if (!this.transaction) return;
-    const transaction = this.transaction;
-    this.transaction = null;
-    this.em.resetTransactionContext();
-    await this.em.getConnection().rollback(transaction);
+    try {
+      if (this.begun) await this.send(['rollback']);
+    } finally {
+      this.begun = false;
+      this.releaseConnection();
+    }
+  }
+
+  private async send(statements: readonly string[]): Promise<QueryResult> {
+    this.connection ??= await this.connections.acquire();
+    return this.connections.send(this.connection, statements);
+  }
+
+  /** Outside a transaction: a connection for this statement only. */
+  private async once(statements: readonly string[]): Promise<QueryResult> {
+    const connection = await this.connections.acquire();
+    try {
+      return await this.connections.send(connection, statements);
+    } finally {
+      this.connections.release(connection);
+    }
+  }
+
+  private releaseConnection(): void {
+    if (!this.connection) return;
+    this.connections.release(this.connection);
+    this.connection = null;
   }
 }
 
 const UNITS = new WeakMap<object, UnitOfWork>();
 
+/** What repositories do with a unit of work: run SQL (`?` placeholders), with MikroORM's result shapes. */
+export interface SqlExecutor {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  execute<T = any>(sql: string, params?: readonly unknown[], method?: ResultShape): Promise<T>;
+}
+
 /**
- * The entity manager behind an opaque Transaction handle (repositories are the only ones to unwrap it).
- * Its `execute` first opens the unit's transaction (if it is one) and sends any queued writes, so reads
- * always see the unit's own writes.
+ * The executor behind an opaque Transaction handle (repositories are the only ones to unwrap it). Its
+ * `execute` opens the unit's transaction (if it is one) and sends any queued writes in the same round trip,
+ * so reads always see the unit's own writes.
  */
-export function entityManager(tx: Transaction): EntityManager {
-  return tx as unknown as EntityManager;
+export function entityManager(tx: Transaction): SqlExecutor {
+  return tx as unknown as SqlExecutor;
 }
 
 /**
@@ -87,48 +164,42 @@ export function entityManager(tx: Transaction): EntityManager {
 export async function deferWrite(tx: Transaction, sql: string, params: readonly unknown[] = []): Promise<void> {
   const unit = UNITS.get(tx as unknown as object);
   if (!unit) {
-    await (tx as unknown as EntityManager).execute(sql, [...params], 'run');
+    await entityManager(tx).execute(sql, params, 'run');
     return;
   }
   await unit.defer(sql, params);
 }
 
 /** The outbox calls this when it appended events in the unit, so the relay is woken after commit. */
-export function noteEventsWritten(tx: Transaction): void {
-  const unit = UNITS.get(tx as unknown as object);
-  if (unit) unit.wroteEvents = true;
+export function noteEventsWritten(tx: Transaction, eventIds: readonly string[]): void {
+  UNITS.get(tx as unknown as object)?.eventIds.push(...eventIds);
 }
 
 function handleFor(unit: UnitOfWork): Transaction {
-  // The handle repositories receive: the entity manager with `execute` routed through the unit.
-  const handle = new Proxy(unit.em, {
-    get(target, property, receiver) {
-      if (property === 'execute') {
-        return async (...args: Parameters<EntityManager['execute']>) => (await unit.ready()).execute(...args);
-      }
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const handle: SqlExecutor = { execute: (sql, params, method) => unit.execute(sql, params, method) as Promise<never> };
   UNITS.set(handle, unit);
   return handle as unknown as Transaction;
 }
 
 /**
- * Units of work on forked entity managers. Listeners run after a commit that wrote events succeeds (the
- * outbox relay is nudged that way, so events leave within milliseconds instead of at the next poll).
+ * Units of work on MikroORM's connection pool. Listeners run after a commit that wrote events succeeds, with
+ * the ids of those events (the outbox relay is nudged that way, so events leave within milliseconds instead of
+ * at the next poll, and it claims them by id instead of scanning the outbox).
  */
 export class MikroOrmTransactor implements Transactor {
-  private readonly afterCommitListeners: Array<() => void> = [];
+  private readonly afterCommitListeners: Array<(eventIds: readonly string[]) => void> = [];
+  private readonly connections: Connections;
 
-  constructor(private readonly orm: Orm) {}
+  constructor(orm: Orm) {
+    this.connections = new Connections(orm.em);
+  }
 
-  onCommit(listener: () => void): void {
+  onCommit(listener: (eventIds: readonly string[]) => void): void {
     this.afterCommitListeners.push(listener);
   }
 
   async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    const unit = new UnitOfWork(this.orm.em.fork({ clear: true, useContext: false }), true);
+    const unit = new UnitOfWork(this.connections, true);
     let result: T;
     try {
       result = await work(handleFor(unit));
@@ -137,11 +208,11 @@ export class MikroOrmTransactor implements Transactor {
       await unit.rollback().catch(() => undefined);
       throw error;
     }
-    if (unit.wroteEvents) for (const listener of this.afterCommitListeners) listener();
+    if (unit.eventIds.length > 0) for (const listener of this.afterCommitListeners) listener(unit.eventIds);
     return result;
   }
 
   async read<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return work(handleFor(new UnitOfWork(this.orm.em.fork({ clear: true, useContext: false }), false)));
+    return work(handleFor(new UnitOfWork(this.connections, false)));
   }
 }

@@ -167,11 +167,13 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
     return Number(rows[0].n);
   }
 
-  async listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
+  async listReceiving(tx: Transaction, scopes: readonly TenantScope[]): Promise<WebhookEndpoint[]> {
+    if (scopes.length === 0) return [];
     const rows = await entityManager(tx).execute<EndpointRow[]>(
       `select ${COLUMNS} from webhook_endpoints
-        where organization_id = ? and environment = ? and deleted_at is null and status in ('active', 'failing')`,
-      [scope.organizationId, scope.environment],
+        where (organization_id, environment) in (select s.organization_id, s.environment from jsonb_to_recordset(?::jsonb) as s(organization_id text, environment text))
+          and deleted_at is null and status in ('active', 'failing')`,
+      [JSON.stringify(scopes.map((s) => ({ organization_id: s.organizationId, environment: s.environment })))],
     );
     return rows.map((row) => endpointFromRow(row, this.sealer));
   }

@@ -327,8 +327,10 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       });
       expect(result.status).to.equal('approved');
 
-      await directory.recordCallOutcome(scope, enabled.body.id, { operation: 'authorize', outcome: 'approved', latencyMs: 12 });
-      await directory.recordCallOutcome(scope, enabled.body.id, { operation: 'authorize', outcome: 'timeout', latencyMs: 5000 });
+      await service.core.transactor.run(async (tx) => {
+        await directory.recordCallOutcome(tx, scope, enabled.body.id, { operation: 'authorize', outcome: 'approved', latencyMs: 12 });
+        await directory.recordCallOutcome(tx, scope, enabled.body.id, { operation: 'authorize', outcome: 'timeout', latencyMs: 5000 });
+      });
       const health = (await m.sandbox.get(`/v1/connector-accounts/${enabled.body.id}`)).body.health;
       expect(health.status).to.equal('degraded');
       expect(health.recentCalls).to.include({ total: 2, approved: 1, timeouts: 1 });

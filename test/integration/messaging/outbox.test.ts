@@ -86,6 +86,40 @@ describe('transactional outbox, relay and event transports', () => {
       expect(sequences).to.deep.equal(Array.from({ length: 60 }, (_, i) => i + 1));
     });
 
+    it('claims nudged events by id without scanning the outbox, and a scan still finds events nobody nudged', async () => {
+      const published: string[] = [];
+      const transport = new InProcessTransport(logger);
+      const consumer = await transport.consume({ durableName: 'nudge-test' }, async (event) => {
+        if (event.organizationId === 'org_nudge') published.push(event.id);
+      });
+      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 });
+      const claims: string[] = [];
+      const original = (relay as any).publishBatch.bind(relay);
+      (relay as any).publishBatch = (ids: string[] | null) => {
+        claims.push(ids ? `ids:${ids.length}` : 'scan');
+        return original(ids);
+      };
+      try {
+        relay.start(); // the first pass scans (and publishes what earlier tests left)
+        await eventually(() => claims.includes('scan'));
+        await (relay as any).draining;
+        claims.length = 0;
+        const quiet = await append('org_nudge', 2); // committed, never nudged (as if by another process)
+        const watched = new MikroOrmTransactor(orm);
+        watched.onCommit((eventIds) => relay.nudge(eventIds));
+        const nudged = await watched.run((tx) => outbox.append(tx, [{ type: 'note.created', scope: scopeOf('org_nudge'), object: { object: 'note', id: 'n' } }]));
+        await eventually(() => published.length === 1);
+        expect(published).to.deep.equal([nudged[0]!.id]);
+        expect(claims).to.deep.equal(['ids:1']); // no scan: the last one is younger than the poll interval
+        await relay.drain(); // the poll's scan
+        expect(published.slice(1).sort()).to.deep.equal(quiet.map((e) => e.id).sort());
+        expect(await unpublished('org_nudge')).to.equal(0);
+      } finally {
+        await relay.stop();
+        await consumer.stop();
+      }
+    });
+
     it('writes nothing, and uses no sequence number, when the transaction rolls back', async () => {
       await append('org_seq_d');
       await append('org_seq_d', 1, true).catch(() => undefined);

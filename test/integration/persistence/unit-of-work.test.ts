@@ -61,7 +61,40 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
       return entityManager(tx).execute('select n from uow_items where id = ?', ['b1']);
     });
     expect(seen).to.deep.equal([{ n: 1 }]);
-    expect(statements.filter((s) => /^(begin|commit)/i.test(s.trim()))).to.have.length(2);
+    // BEGIN rides with the queued write and the read; COMMIT leaves alone (nothing queued after the read).
+    expect(statements).to.have.length(2);
+    expect(statements[0]).to.match(/^begin;\s*insert into uow_items[^;]*;\s*select n from uow_items/i);
+    expect(statements[1]).to.match(/^commit$/i);
+  });
+
+  it('costs two round trips for read, then write: BEGIN with the read, the writes with COMMIT', async () => {
+    await transactor.run(async (tx) => {
+      await entityManager(tx).execute('select 1');
+      await deferWrite(tx, 'insert into uow_items values (?, ?)', ['e1', 1]);
+      await deferWrite(tx, 'update uow_items set n = ? where id = ?', [2, 'e1']);
+    });
+    expect(statements).to.have.length(2);
+    expect(statements[0]).to.match(/^begin;\s*select 1$/i);
+    expect(statements[1]).to.match(/^insert into uow_items[^;]*;\s*update uow_items[^;]*;\s*commit$/i);
+    expect(Number((await orm.em.fork().execute(`select n from uow_items where id = 'e1'`))[0].n)).to.equal(2);
+  });
+
+  it('rolls back a transaction whose COMMIT batch failed, and hands back a clean connection', async () => {
+    await expect(
+      transactor.run(async (tx) => {
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f1', 1]);
+        await entityManager(tx).execute('select 1');
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f2', 2]);
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f1', 3]); // duplicate key: COMMIT never runs
+      }),
+    ).to.be.rejectedWith(/duplicate key/);
+    expect(statements[statements.length - 1]).to.match(/^rollback$/i);
+    expect(await count('f')).to.equal(0);
+    // Every pooled connection answers outside any transaction (none was returned in an aborted block).
+    const states = await Promise.all(
+      Array.from({ length: 4 }, () => transactor.run(async (tx) => (await entityManager(tx).execute(`select count(*)::int as n from uow_items where id = 'f1'`))[0].n)),
+    );
+    expect(states).to.deep.equal([0, 0, 0, 0]);
   });
 
   it('sends nothing when the work throws, and rolls back what was already sent', async () => {
@@ -76,14 +109,19 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     expect(await count('c')).to.equal(0);
   });
 
-  it('wakes commit listeners only for units that wrote events', async () => {
+  it('wakes commit listeners only for units that wrote events, with their ids', async () => {
     let wakes = 0;
     const watched = new MikroOrmTransactor(orm);
-    watched.onCommit(() => (wakes += 1));
+    const woken: string[] = [];
+    watched.onCommit((eventIds) => {
+      wakes += 1;
+      woken.push(...eventIds);
+    });
     await watched.run((tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', ['d1', 1]));
     expect(wakes).to.equal(0);
     const outbox = new SqlEventOutbox(new UlidIdGenerator(), new ManualClock());
-    await watched.run((tx) => outbox.append(tx, [{ type: 'note.created', scope: { organizationId: 'org_uow', environment: 'sandbox' }, object: { object: 'note', id: 'n' } }]));
+    const appended = await watched.run((tx) => outbox.append(tx, [{ type: 'note.created', scope: { organizationId: 'org_uow', environment: 'sandbox' }, object: { object: 'note', id: 'n' } }]));
     expect(wakes).to.equal(1);
+    expect(woken).to.deep.equal([appended[0]!.id]);
   });
 });

@@ -64,8 +64,9 @@ export class InMemoryEndpoints implements WebhookEndpointRepository {
   async countForUpdate(tx: Transaction, scope: TenantScope): Promise<number> {
     return (await this.list(tx, scope)).length;
   }
-  async listReceiving(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
-    return (await this.list(tx, scope)).filter((e) => e.receivesDeliveries());
+  async listReceiving(tx: Transaction, scopes: readonly TenantScope[]): Promise<WebhookEndpoint[]> {
+    const lists = await Promise.all(scopes.map((scope) => this.list(tx, scope)));
+    return lists.flat().filter((e) => e.receivesDeliveries());
   }
   async findByIds(_tx: Transaction, ids: readonly string[]): Promise<WebhookEndpoint[]> {
     return [...ids].sort().flatMap((id) => (this.rows.has(id) ? [this.copy(this.rows.get(id)!)] : []));

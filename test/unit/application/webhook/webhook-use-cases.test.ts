@@ -86,6 +86,30 @@ describe('webhook use cases (in-memory ports)', () => {
       expect(released).to.equal(1);
       expect(w.dueNudges).to.equal(1);
     });
+    it('fans out events handled together in one batch, each to its own tenant, each with its own count', async () => {
+      const w = webhookWorld();
+      const a = await endpoint(w, 'https://hooks.example.com/a', ['payment.*']);
+      const other = await new CreateWebhookEndpoint(w.deps).execute({ organizationId: 'org_2', environment: 'sandbox' }, { url: 'https://hooks.example.com/o', enabledEvents: ['*'] });
+      const live = await new CreateWebhookEndpoint(w.deps).execute({ ...scope, environment: 'live' }, { url: 'https://hooks.example.com/l', enabledEvents: ['*'] });
+      let listings = 0;
+      const listReceiving = w.deps.endpoints.listReceiving.bind(w.deps.endpoints);
+      w.deps.endpoints.listReceiving = async (tx, scopes) => {
+        listings += 1;
+        return listReceiving(tx, scopes);
+      };
+      const fanOut = new FanOutEvent(w.deps);
+      const counts = await Promise.all([
+        fanOut.execute(event({ id: 'evt_1' })),
+        fanOut.execute(event({ id: 'evt_2', organizationId: 'org_2' })),
+        fanOut.execute(event({ id: 'evt_3', environment: 'live' })),
+        fanOut.execute(event({ id: 'evt_4', type: 'recipient.updated' })), // org_1 sandbox has no endpoint for it
+        fanOut.execute(event({ id: 'evt_5', organizationId: 'org_2' })),
+      ]);
+      expect(counts).to.deep.equal([1, 1, 1, 0, 1]);
+      const byEvent = [...w.deliveries.rows.values()].map((d) => `${d.eventId}>${d.endpointId}`).sort();
+      expect(byEvent).to.deep.equal([`evt_1>${a.id}`, `evt_2>${other.id}`, `evt_3>${live.id}`, `evt_5>${other.id}`].sort());
+      expect(listings).to.be.below(5); // events that arrived while a batch ran shared the next listing
+    });
     it('never fans out the test event or the secret-reveal audit record', async () => {
       const w = webhookWorld();
       await endpoint(w, 'https://hooks.example.com/a', ['*']);
