@@ -1,6 +1,7 @@
 import { brazilianDocumentType, onlyDigits } from '../shared/brazilian-document';
 import { DomainError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
+import { cloneJson } from '../shared/clone-json';
 
 export const BRAZILIAN_UFS = [
   'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
@@ -120,18 +121,18 @@ export class Customer {
       address: validAddress('address', input.address),
       billingAddress: validAddress('billingAddress', input.billingAddress),
       shippingAddress: validAddress('shippingAddress', input.shippingAddress),
-      metadata: structuredClone(input.metadata ?? {}),
+      metadata: cloneJson(input.metadata ?? {}),
       createdAt: now,
       updatedAt: now,
     });
   }
 
   static fromPrimitives(p: CustomerPrimitives): Customer {
-    return new Customer(structuredClone(p));
+    return new Customer(cloneJson(p));
   }
 
   toPrimitives(): CustomerPrimitives {
-    return structuredClone(this.state);
+    return cloneJson(this.state);
   }
 
   get id(): string {

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
 import type { CardSummary } from '../payment/payment';
+import { cloneJson } from '../shared/clone-json';
 
 /** valid / invalid / unavailable as the spec names them; not_verified until a zero-value authorization runs. */
 export type VerificationStatus = 'not_verified' | 'valid' | 'invalid' | 'unavailable';
@@ -70,7 +71,7 @@ export class SavedPaymentMethod {
       environment: input.environment,
       customerId: input.customerId,
       type: 'card',
-      card: structuredClone(input.card),
+      card: cloneJson(input.card),
       tokenReference: { token: input.token, isNetworkToken: input.isNetworkToken ?? false, connectorAccountId: input.connectorAccountId ?? null },
       verification: { status: 'not_verified', verifiedAt: null, rawCode: null, connectorAccountId: null },
       createdAt: now,
@@ -80,11 +81,11 @@ export class SavedPaymentMethod {
   }
 
   static fromPrimitives(p: SavedPaymentMethodPrimitives): SavedPaymentMethod {
-    return new SavedPaymentMethod(structuredClone(p));
+    return new SavedPaymentMethod(cloneJson(p));
   }
 
   toPrimitives(): SavedPaymentMethodPrimitives {
-    return structuredClone(this.state);
+    return cloneJson(this.state);
   }
 
   get id(): string {
@@ -109,7 +110,7 @@ export class SavedPaymentMethod {
    */
   recordVerification(input: { status: Exclude<VerificationStatus, 'not_verified'>; rawCode?: string | null; connectorAccountId?: string | null; now: Date }): void {
     this.assertUsable();
-    const previous = structuredClone(this.state.verification);
+    const previous = cloneJson(this.state.verification);
     this.state.verification = {
       status: input.status,
       verifiedAt: input.now.toISOString(),

@@ -4,6 +4,7 @@ import { classifyDecline } from './decline/classify-decline';
 import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decline-classification';
 import type { PaymentDomainEvent, PaymentEventType } from './payment.events';
 import { PaymentLifecycleState, PaymentStatus, PaymentTrigger, nextPaymentState } from './payment.transitions';
+import { cloneJson } from '../shared/clone-json';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -224,9 +225,7 @@ export function authorizationCaptureDeadline(brand: string | null | undefined, a
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
 const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'expiryNoticeAt']);
 
-function clone<T>(value: T): T {
-  return structuredClone(value);
-}
+const clone = cloneJson;
 
 function emptyReferences(): AcquirerReferences {
   return { nsu: null, tid: null, authorizationCode: null, acquirerPaymentId: null };

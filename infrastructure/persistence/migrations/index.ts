@@ -12,6 +12,7 @@ import { Migration20261122005100PaymentAttempts } from './Migration2026112200510
 import { Migration20261122009000OutboxSequencing } from './Migration20261122009000OutboxSequencing';
 import { Migration20261122009500WebhookQueueIndexes } from './Migration20261122009500WebhookQueueIndexes';
 import { Migration20261122009800PaymentRecovery } from './Migration20261122009800PaymentRecovery';
+import { Migration20261122010000LeanerWriteIndexes } from './Migration20261122010000LeanerWriteIndexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -23,4 +24,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122009000OutboxSequencing', class: Migration20261122009000OutboxSequencing },
   { name: 'Migration20261122009500WebhookQueueIndexes', class: Migration20261122009500WebhookQueueIndexes },
   { name: 'Migration20261122009800PaymentRecovery', class: Migration20261122009800PaymentRecovery },
+  { name: 'Migration20261122010000LeanerWriteIndexes', class: Migration20261122010000LeanerWriteIndexes },
 ];
