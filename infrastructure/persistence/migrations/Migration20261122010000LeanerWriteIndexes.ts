@@ -1,9 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Fewer index entries per payment (measured: the database's share of a payment fell by about a third with fewer
- * entries to write, docs/benchmarks.md). Every index is still there for the queries that need it, but partial
- * where most rows would only add entries no query looks for:
+ * Fewer index entries per write. Every index is still there for the queries that need it, but partial where
+ * most rows would only add entries no query looks for:
  * - a payment without customer or external id, or not yet answered by an acquirer (no nsu/tid/authorization
  *   code), adds nothing to the indexes that look those up (every lookup binds a value, which implies NOT NULL);
  * - an event enters the event-log and sequence indexes when the relay numbers it (the log only lists numbered
