@@ -186,6 +186,10 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [healthy, 'approved'],
       ]);
       expect(r.body.attempts[0].classification).to.equal('TECHNICAL_FAILURE');
+      // Each call feeds its account's health, recorded with the payment's outcome.
+      const health = async (id: string) => (await m.sandbox.get(`/v1/connector-accounts/${id}`)).body.health.recentCalls;
+      expect(await health(broken)).to.include({ total: 1, approved: 0, technicalFailures: 1 });
+      expect(await health(healthy)).to.include({ total: 1, approved: 1 });
     });
 
     it('falls back when the first account times out (short connector deadline)', async () => {

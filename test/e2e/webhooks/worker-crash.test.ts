@@ -34,6 +34,42 @@ function startWorker(service: TestService, id: string): Promise<ChildProcess> {
   });
 }
 
+/**
+ * Every (event, endpoint) arrives signed with that endpoint's secret (at least once), and the database ends with
+ * exactly one delivery per pair, each succeeded, whatever the redeliveries.
+ */
+async function expectEveryDeliveryOnce(input: {
+  service: TestService;
+  receiver: WebhookReceiver;
+  secrets: Map<string, string>;
+  organizationId: string;
+  eventIds: readonly string[];
+  paths: readonly string[];
+  arrivalMs: number;
+  settleMs: number;
+}): Promise<void> {
+  const { service, receiver, secrets } = input;
+  const expected = new Set(input.eventIds.flatMap((id) => input.paths.map((p) => `${p} ${id}`)));
+  await receiver.waitFor((rs) => {
+    const seen = new Set(rs.map((r) => `${r.path} ${r.headers['service-event-id']}`));
+    return [...expected].every((key) => seen.has(key));
+  }, input.arrivalMs);
+  for (const r of receiver.requests) {
+    verifyWebhook({ rawBody: r.rawBody, signatureHeader: r.headers['service-signature'] as string, secret: secrets.get(r.path)! });
+  }
+  const deadline = Date.now() + input.settleMs;
+  let rows: Array<{ status: string; n: number }> = [];
+  for (;;) {
+    rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ status: string; n: number }>>(
+      `select status, count(*)::int as n from webhook_deliveries where organization_id = ? group by status`,
+      [input.organizationId],
+    );
+    if ((rows.length === 1 && rows[0].status === 'succeeded') || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: expected.size }]);
+}
+
 describe('webhook worker killed mid-burst', function () {
   this.timeout(120_000);
   let service: TestService;
@@ -85,27 +121,7 @@ describe('webhook worker killed mid-burst', function () {
 
     const workerB = await startWorker(service, 'worker-b');
     children.push(workerB);
-    const expected = new Set(events.flatMap((e) => ['/a', '/b'].map((p) => `${p} ${e.id}`)));
-    await receiver.waitFor((rs) => {
-      const seen = new Set(rs.map((r) => `${r.path} ${r.headers['service-event-id']}`));
-      return [...expected].every((key) => seen.has(key));
-    }, 90_000);
-
-    for (const r of receiver.requests) {
-      verifyWebhook({ rawBody: r.rawBody, signatureHeader: r.headers['service-signature'] as string, secret: secrets.get(r.path)! });
-    }
-    // Exactly one delivery per (event, endpoint), each ends succeeded, whatever the redeliveries.
-    const deadline = Date.now() + 20_000;
-    let rows: Array<{ status: string; n: number }> = [];
-    for (;;) {
-      rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ status: string; n: number }>>(
-        `select status, count(*)::int as n from webhook_deliveries where organization_id = ? group by status`,
-        [merchant.organizationId],
-      );
-      if ((rows.length === 1 && rows[0].status === 'succeeded') || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: burst * 2 }]);
+    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds: events.map((e) => e.id), paths: ['/a', '/b'], arrivalMs: 90_000, settleMs: 20_000 });
     const duplicates = receiver.requests.length - burst * 2;
     expect(duplicates).to.be.at.least(0);
   });
@@ -181,28 +197,8 @@ describe('webhook worker AND NATS killed mid-burst of 1,000 events', function ()
     await new Promise((resolve) => setTimeout(resolve, 500));
     await nats.up();
 
-    const expected = new Set(eventIds.flatMap((id) => paths.map((p) => `${p} ${id}`)));
-    expect(expected.size).to.equal(burst * paths.length);
-    await receiver.waitFor((rs) => {
-      const seen = new Set(rs.map((r) => `${r.path} ${r.headers['service-event-id']}`));
-      return [...expected].every((key) => seen.has(key));
-    }, 120_000);
-    for (const r of receiver.requests) {
-      verifyWebhook({ rawBody: r.rawBody, signatureHeader: r.headers['service-signature'] as string, secret: secrets.get(r.path)! });
-    }
-
-    // Exactly one delivery per (event, endpoint), each ends succeeded, whatever the redeliveries.
-    const deadline = Date.now() + 30_000;
-    let rows: Array<{ status: string; n: number }> = [];
-    for (;;) {
-      rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ status: string; n: number }>>(
-        `select status, count(*)::int as n from webhook_deliveries where organization_id = ? group by status`,
-        [merchant.organizationId],
-      );
-      if ((rows.length === 1 && rows[0].status === 'succeeded') || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: burst * paths.length }]);
+    expect(new Set(eventIds).size).to.equal(burst);
+    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds, paths, arrivalMs: 120_000, settleMs: 30_000 });
     const [{ n: pairs }] = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>(
       `select count(distinct (event_id, endpoint_id))::int as n from webhook_deliveries where organization_id = ?`,
       [merchant.organizationId],
