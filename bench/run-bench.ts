@@ -11,6 +11,7 @@ import path from 'node:path';
 import http from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { connect } from 'nats';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
@@ -19,6 +20,8 @@ const WEBHOOK_ENDPOINTS = 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+/** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; both by default. */
+const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 
 interface Result {
   setup: string;
@@ -104,7 +107,7 @@ function startChild(script: string, args: string[], env: Record<string, string>,
       }
     };
     child.stdout!.on('data', onData);
-    if (knownPort) onData(Buffer.alloc(0));
+    if (knownPort !== undefined) onData(Buffer.alloc(0));
     child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.slice(-2000)}`)));
     setTimeout(() => reject(new Error(`${script} did not start:\n${output.slice(-2000)}`)), 60_000).unref();
@@ -189,10 +192,98 @@ async function analyze(env: Record<string, string>): Promise<void> {
   }
 }
 
-async function benchService(setup: string, env: Record<string, string>, results: Result[]): Promise<void> {
-  const port = String(18000 + Math.floor(Math.random() * 1000));
+/**
+ * Where the commit-to-arrival time of a fan-out run goes, read back from the service's own tables (PostgreSQL
+ * only): outbox relay (event commit to published), NATS and fan-out planning (commit to delivery row), and the
+ * dispatcher (delivery row to the first attempt's start). Percentiles over the events created since `since`.
+ */
+async function stageBreakdown(env: Record<string, string>, since: Date): Promise<string> {
+  if (!env.DATABASE_URL) return '';
+  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `with stages as (
+         select extract(epoch from e.published_at - e.created_at) * 1000 as relay,
+                extract(epoch from d.created_at - e.created_at) * 1000 as planned,
+                extract(epoch from a.started_at - d.created_at) * 1000 as dispatch
+           from events e
+           join webhook_deliveries d on d.event_id = e.id
+           join webhook_delivery_attempts a on a.delivery_id = d.id and a.number = 1
+          where e.created_at >= $1)
+       select ${['relay', 'planned', 'dispatch']
+         .map((stage) => `percentile_disc(0.5) within group (order by ${stage}) as ${stage}_p50, percentile_disc(0.99) within group (order by ${stage}) as ${stage}_p99`)
+         .join(', ')}
+         from stages`,
+      [since],
+    );
+    const row = rows[0];
+    const ms = (value: unknown) => (value === null ? '-' : String(Math.round(Number(value))));
+    return `; stages p50/p99 ms: relay ${ms(row.relay_p50)}/${ms(row.relay_p99)}, to delivery row ${ms(row.planned_p50)}/${ms(row.planned_p99)}, row to send ${ms(row.dispatch_p50)}/${ms(row.dispatch_p99)}`;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * How the service runs: one process with every role (and the sandbox adapters in it), or the distributed
+ * deployment of the README: an edge process, a worker process (fan-out, webhook delivery) and each adapter
+ * in its own gRPC server process.
+ */
+type Topology = 'one process' | 'processes';
+
+async function startService(env: Record<string, string>, topology: Topology): Promise<{ port: number; children: Child[] }> {
+  const main = path.join(DIST, 'infrastructure/main/main.js');
+  const port = 18000 + Math.floor(Math.random() * 1000);
   // Request logs are off (warn) as a production deployment would sample them; readiness is polled.
-  const service = await startChild(path.join(DIST, 'infrastructure/main/main.js'), [], { ...env, PORT: port, LOG_LEVEL: 'warn' }, /(\d+)?/, Number(port));
+  const quiet = { ...env, LOG_LEVEL: 'warn' };
+  if (topology === 'one process') return { port, children: [await startChild(main, [], { ...quiet, PORT: String(port) }, /(\d+)?/, port)] };
+  // Migrations first, as a deployment runs them (`main.js migrate`), so the edge and the worker start on the schema.
+  execFileSync(process.execPath, [main, 'migrate'], { env: { ...process.env, ...quiet } });
+  const acquirerPort = port + 1000;
+  const antifraudPort = port + 1001;
+  const children = [
+    await startChild(main, ['connector', 'sandbox'], { ...quiet, PORT: String(acquirerPort) }, /adapter listening/, acquirerPort),
+    await startChild(main, ['antifraud', 'sandbox-antifraud'], { ...quiet, PORT: String(antifraudPort) }, /adapter listening/, antifraudPort),
+  ];
+  const adapters = { ...quiet, CONNECTOR_ADAPTERS: `sandbox=127.0.0.1:${acquirerPort},sandbox-antifraud=127.0.0.1:${antifraudPort}` };
+  children.push(await startChild(main, ['edge'], { ...adapters, PORT: String(port) }, /(\d+)?/, port));
+  children.push(await startChild(main, ['worker'], { ...adapters, CORE_NOTIFICATIONS_PORT: String(port + 1002) }, /(\d+)?/, 0));
+  return { port, children };
+}
+
+/**
+ * Waits until the previous run has left nothing behind: every event published and fanned out (the stream's
+ * fan-out consumer has nothing pending) and no delivery queued. Otherwise the tail of one run (events fanned
+ * out late to endpoints created after them, deliveries still queued) is counted in the next. PostgreSQL + NATS
+ * setups only; gives up after 60 s.
+ */
+async function settle(env: Record<string, string>): Promise<void> {
+  if (!env.DATABASE_URL || !env.NATS_URL) return;
+  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  const nc = await connect({ servers: env.NATS_URL });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query(
+        `select (select count(*) from events where published_at is null)::int as unpublished,
+                (select count(*) from webhook_deliveries where status in ('pending', 'failed'))::int as queued`,
+      );
+      const consumer = await jsm.consumers.info(env.NATS_STREAM, 'webhook-fanout').catch(() => null);
+      const fannedOut = !consumer || (consumer.num_pending === 0 && consumer.num_ack_pending === 0);
+      if (rows[0].unpublished === 0 && rows[0].queued === 0 && fannedOut) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await nc.close();
+    await client.end();
+  }
+}
+
+async function benchService(setup: string, env: Record<string, string>, results: Result[], topology: Topology = 'one process'): Promise<void> {
+  const service = await startService(env, topology);
   const base = `http://127.0.0.1:${service.port}`;
   try {
     await waitReady(base);
@@ -215,6 +306,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
       await analyze(env);
       // Payments alone first; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
       results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
+      await settle(env);
       const receiver = await startReceiver();
       const endpoints = await Promise.all(
         Array.from({ length: WEBHOOK_ENDPOINTS }, (_, i) =>
@@ -232,6 +324,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
       for (const run of runs) {
         receiver.reset();
         const started = Date.now();
+        const since = new Date(started);
         const paymentsResult = await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment, overallRate: run.rate });
         results.push(summarize(setup, run.label, paymentsResult));
         if (!fanout) continue;
@@ -247,9 +340,9 @@ async function benchService(setup: string, env: Record<string, string>, results:
           p50: percentile(receiver.latenciesMs, 50),
           p99: percentile(receiver.latenciesMs, 99),
           errors: Math.max(0, expected - receiver.deliveries),
-          note: `deliveries/s; latency = event commit to arrival; ${Math.round(receiver.events.size / seconds)} events/s`,
+          note: `deliveries/s; latency = event commit to arrival; ${Math.round(receiver.events.size / seconds)} events/s${await stageBreakdown(env, since)}`,
         });
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await settle(env);
       }
       await receiver.close();
     } else {
@@ -263,7 +356,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
       results.push({ setup, scenario: 'POST /v1/customers', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${customer.status})` });
     }
   } finally {
-    await stopChild(service);
+    for (const child of service.children.reverse()) await stopChild(child);
   }
 }
 
@@ -278,14 +371,27 @@ async function main(): Promise<void> {
     await stopChild(baseline);
   }
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
-  try {
-    await benchService('embedded (PGlite, in-process)', { DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' }, results);
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  if (SETUPS.includes('embedded')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
+    try {
+      await benchService('embedded (PGlite, in-process)', { DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' }, results);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
-  const serviceDatabase = await freshDatabase('bench_service');
-  await benchService('PostgreSQL + NATS JetStream', { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: 'BENCH', NATS_SUBJECT_PREFIX: 'bench', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) }, results);
+  if (SETUPS.includes('distributed')) {
+    const serviceDatabase = await freshDatabase('bench_service');
+    await benchService('PostgreSQL + NATS JetStream, one process', { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: 'BENCH', NATS_SUBJECT_PREFIX: 'bench', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) }, results);
+  }
+  if (SETUPS.includes('processes')) {
+    const serviceDatabase = await freshDatabase('bench_processes');
+    await benchService(
+      'PostgreSQL + NATS JetStream, edge + worker + adapter processes',
+      { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: 'BENCHP', NATS_SUBJECT_PREFIX: 'benchp', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) },
+      results,
+      'processes',
+    );
+  }
 
   const baselineWrite = results.find((result) => result.scenario.startsWith('POST /write'))?.requestsPerSecond ?? null;
   const lines = [

@@ -144,7 +144,9 @@ export class OutboxRelay {
       const claimable = `published_at is null and (relay_lease_until is null or relay_lease_until < now())`;
       const claimed = await txEm.execute<EventRow[]>(
         ids
-          ? `select ${EVENT_COLUMNS} from events where id in (select jsonb_array_elements_text(?::jsonb)) and ${claimable}
+          ? // `= any(array(...))`, not `in (select ...)`: with the latter the planner merge-joined the ids against the
+            // whole unpublished index (dead entries included until vacuum), ~40 ms per claim under load.
+            `select ${EVENT_COLUMNS} from events where id = any(array(select jsonb_array_elements_text(?::jsonb))) and ${claimable}
               order by id for update skip locked`
           : `select ${EVENT_COLUMNS} from events where ${claimable} order by id limit ? for update skip locked`,
         [ids ? JSON.stringify(ids) : this.batchSize],

@@ -9,9 +9,13 @@
  * can never occupy every slot and delay the others.
  *
  * Fan-out in this process hands new deliveries over directly (`reserve`): inserted leased to this worker and
- * sent at once, no claim round trip. It does so only within this process's limits per endpoint and in total,
- * and only while no due delivery waits for a claim (so new events never overtake a backlog); the rest waits
- * for the claim. (Handed-over deliveries are bounded per process, claims across all workers.)
+ * sent at once, no claim round trip. It does so only within this process's limits, and only while no due
+ * delivery waits for a claim (so new events never overtake a backlog); the rest waits for the claim.
+ * Handed-over deliveries are bounded per process: in total by leases not yet recorded, per endpoint by HTTP
+ * requests still open, which is what a slow endpoint holds. (Counting unrecorded leases per endpoint made a
+ * fast endpoint look busy while its outcomes waited for the next group commit: at 1,000 deliveries/s most
+ * deliveries then went through claims, whose queries cost PostgreSQL more than the deliveries.) Claims bound
+ * leases per endpoint across all workers.
  *
  * Outcomes are recorded in groups: attempts that finish while a record transaction is running are written
  * together by the next one (group commit), so the database sees a few statements per batch instead of a
@@ -45,8 +49,8 @@ export class WebhookDeliveryDispatcher {
   private recording: Promise<void> | null = null;
   /** Claimed or handed over, and not yet recorded: what `maxConcurrent` bounds. */
   private leased = 0;
-  /** The same per endpoint, for handovers (`perEndpoint`). */
-  private readonly leasedPerEndpoint = new Map<string, number>();
+  /** Held and not yet answered (or abandoned), per endpoint: what `perEndpoint` bounds for handovers. */
+  private readonly openPerEndpoint = new Map<string, number>();
   /** Due deliveries may be waiting for a claim: no handovers then, or new events would overtake older ones. */
   private backlog = true;
   private timer: NodeJS.Timeout | null = null;
@@ -65,7 +69,9 @@ export class WebhookDeliveryDispatcher {
     private readonly logger: Logger,
     private readonly options: DispatcherOptions,
   ) {
-    this.maxConcurrent = options.maxConcurrent ?? 256;
+    // Leases are held until the group commit records them, so a steady 1,000 deliveries/s keeps a few hundred
+    // held; 256 was reached and stopped handovers (measured with `make bench`).
+    this.maxConcurrent = options.maxConcurrent ?? 1024;
     this.perEndpoint = options.perEndpoint ?? 32;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.recordBatch = options.recordBatch ?? 200;
@@ -89,7 +95,7 @@ export class WebhookDeliveryDispatcher {
   /** A place for one new delivery to this endpoint, sent as soon as it is committed leased to `workerId`. */
   reserve(endpointId: string): DispatchSlot | null {
     if (this.stopped || this.backlog) return null;
-    if (this.leased >= this.maxConcurrent || (this.leasedPerEndpoint.get(endpointId) ?? 0) >= this.perEndpoint) {
+    if (this.leased >= this.maxConcurrent || (this.openPerEndpoint.get(endpointId) ?? 0) >= this.perEndpoint) {
       this.backlog = true;
       return null;
     }
@@ -113,14 +119,20 @@ export class WebhookDeliveryDispatcher {
 
   private hold(endpointId: string): void {
     this.leased += 1;
-    this.leasedPerEndpoint.set(endpointId, (this.leasedPerEndpoint.get(endpointId) ?? 0) + 1);
+    this.openPerEndpoint.set(endpointId, (this.openPerEndpoint.get(endpointId) ?? 0) + 1);
   }
 
+  /** The endpoint answered (or the attempt ended without a request): its slot frees, the lease stays until recorded. */
+  private answered(endpointId: string): void {
+    const left = (this.openPerEndpoint.get(endpointId) ?? 1) - 1;
+    if (left > 0) this.openPerEndpoint.set(endpointId, left);
+    else this.openPerEndpoint.delete(endpointId);
+  }
+
+  /** Gives up a held delivery that will not be recorded here (never sent, or failed unexpectedly). */
   private drop(endpointId: string): void {
+    this.answered(endpointId);
     this.leased -= 1;
-    const left = (this.leasedPerEndpoint.get(endpointId) ?? 1) - 1;
-    if (left > 0) this.leasedPerEndpoint.set(endpointId, left);
-    else this.leasedPerEndpoint.delete(endpointId);
   }
 
   /** Stops claiming and waits for the attempts in flight to be sent and recorded. */
@@ -189,6 +201,7 @@ export class WebhookDeliveryDispatcher {
       .send(delivery, endpoint, this.options.workerId)
       .then(
         (pending) => {
+          this.answered(delivery.state.endpointId);
           this.toRecord.push(pending);
           this.flush();
         },
@@ -219,7 +232,7 @@ export class WebhookDeliveryDispatcher {
             );
           }
         } finally {
-          for (const pending of batch) this.drop(pending.delivery.state.endpointId);
+          this.leased -= batch.length;
           // Slots freed: more due work may be waiting.
           this.nudge();
         }

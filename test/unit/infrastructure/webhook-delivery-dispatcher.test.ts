@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import type { AttemptDelivery, PendingRecord } from '../../../application/webhook/attempt-delivery';
+import type { WebhookDelivery } from '../../../domain/webhook/webhook-delivery';
+import type { WebhookEndpoint } from '../../../domain/webhook/webhook-endpoint';
+import { ManualClock } from '../../../infrastructure/clock/system-clock';
+import { createLogger } from '../../../infrastructure/logging/logger';
+import { WebhookDeliveryDispatcher } from '../../../infrastructure/messaging/webhook-delivery-dispatcher';
+import type { Orm } from '../../../infrastructure/persistence/orm';
+import { eventually } from '../../support/eventually';
+
+/**
+ * Handovers from fan-out (`reserve`) are bounded per endpoint by the HTTP requests still open, not by the leases
+ * still waiting for the group commit: a fast endpoint whose outcomes wait to be recorded is not busy.
+ * No database: claims find nothing (an empty queue), and the attempt's send and record are controlled here.
+ */
+describe('webhook delivery dispatcher: handover limits', () => {
+  function setUp() {
+    const answers: Array<() => void> = [];
+    const records: Array<{ batch: readonly PendingRecord[]; done: () => void }> = [];
+    const attempt = {
+      // Each send stays open until the test answers it.
+      send: (delivery: WebhookDelivery) =>
+        new Promise<PendingRecord>((resolve) => answers.push(() => resolve({ kind: 'skipped', delivery, leaseOwner: 'w1', cancel: false }))),
+      // Each group commit stays open until the test completes it.
+      record: (batch: readonly PendingRecord[]) => new Promise<void>((done) => records.push({ batch, done })),
+      endpointsOf: async () => new Map(),
+    } as unknown as AttemptDelivery;
+    const emptyQueue = { em: { fork: () => ({ execute: async () => [] }) } } as unknown as Orm;
+    const dispatcher = new WebhookDeliveryDispatcher(emptyQueue, attempt, new ManualClock(new Date('2026-11-25T00:00:00Z')), createLogger('silent'), {
+      workerId: 'w1',
+      perEndpoint: 1,
+      maxConcurrent: 2,
+      pollIntervalMs: 60_000,
+      leaseMs: 15_000,
+    });
+    let n = 0;
+    const delivery = (endpointId: string) => ({ id: `whd_${(n += 1)}`, state: { endpointId } }) as unknown as WebhookDelivery;
+    const endpoint = {} as WebhookEndpoint;
+    return { dispatcher, answers, records, delivery, endpoint };
+  }
+
+  it('frees the endpoint slot when the endpoint answers, and the process slot only when the outcome is recorded', async () => {
+    const { dispatcher, answers, records, delivery, endpoint } = setUp();
+    dispatcher.start();
+    try {
+      // The first (empty) claim shows nothing queued: handovers are allowed from then on.
+      const first = await eventually(() => dispatcher.reserve('we_fast'));
+      first.send(delivery('we_fast'), endpoint);
+      await eventually(() => answers.length === 1);
+      answers[0]();
+      await eventually(() => records.length === 1);
+
+      // Answered but not yet recorded: the endpoint has a free slot again; the lease still counts for the process.
+      expect(dispatcher.activeAttempts).to.equal(1);
+      const second = dispatcher.reserve('we_fast');
+      expect(second, 'a fast endpoint waiting for the group commit is not busy').to.not.equal(null);
+      expect(dispatcher.activeAttempts).to.equal(2);
+      second!.release();
+      records[0].done();
+      await eventually(() => dispatcher.activeAttempts === 0);
+    } finally {
+      await stopWithRecordsCompleted(dispatcher, records);
+    }
+  });
+
+  it('refuses a handover while the endpoint has as many requests open as its limit', async () => {
+    const { dispatcher, answers, records, delivery, endpoint } = setUp();
+    dispatcher.start();
+    try {
+      const first = await eventually(() => dispatcher.reserve('we_slow'));
+      first.send(delivery('we_slow'), endpoint);
+      await eventually(() => answers.length === 1);
+      expect(dispatcher.reserve('we_slow'), 'its one request is still open').to.equal(null);
+      answers[0]();
+    } finally {
+      await stopWithRecordsCompleted(dispatcher, records);
+    }
+  });
+
+  async function stopWithRecordsCompleted(dispatcher: WebhookDeliveryDispatcher, records: Array<{ done: () => void }>): Promise<void> {
+    const completing = setInterval(() => records.forEach((record) => record.done()), 5);
+    try {
+      await dispatcher.stop();
+    } finally {
+      clearInterval(completing);
+    }
+  }
+});
