@@ -1,8 +1,9 @@
 /**
  * `make bench`: drives the service with autocannon from this process while the service (and, for
- * comparison, a bare Koa server) run in child processes. Two service setups: embedded mode (PGlite +
- * in-process transport) and distributed mode on PostgreSQL + NATS JetStream. Scenarios whose routes do
- * not exist in this build are reported as such. Results go to stdout and docs/benchmarks.md.
+ * comparison, a bare Koa server) run in child processes. Three service setups: embedded mode (PGlite +
+ * in-process transport), PostgreSQL + NATS JetStream in one process, and PostgreSQL + NATS JetStream as
+ * separate edge, worker and adapter processes. Scenarios whose routes do not exist in this build are reported
+ * as such. Results go to stdout and docs/benchmarks.md.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,7 +21,7 @@ const WEBHOOK_ENDPOINTS = 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-/** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; both by default. */
+/** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 
 interface Result {
