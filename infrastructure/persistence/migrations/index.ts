@@ -13,6 +13,7 @@ import { Migration20261122009000OutboxSequencing } from './Migration202611220090
 import { Migration20261122009500WebhookQueueIndexes } from './Migration20261122009500WebhookQueueIndexes';
 import { Migration20261122009800PaymentRecovery } from './Migration20261122009800PaymentRecovery';
 import { Migration20261122010000LeanerWriteIndexes } from './Migration20261122010000LeanerWriteIndexes';
+import { Migration20261125000100DropRedundantDeliveryIndex } from './Migration20261125000100DropRedundantDeliveryIndex';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -25,4 +26,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122009500WebhookQueueIndexes', class: Migration20261122009500WebhookQueueIndexes },
   { name: 'Migration20261122009800PaymentRecovery', class: Migration20261122009800PaymentRecovery },
   { name: 'Migration20261122010000LeanerWriteIndexes', class: Migration20261122010000LeanerWriteIndexes },
+  { name: 'Migration20261125000100DropRedundantDeliveryIndex', class: Migration20261125000100DropRedundantDeliveryIndex },
 ];
