@@ -36,17 +36,21 @@ describe('webhook delivery dispatcher: handover limits', () => {
     let n = 0;
     const delivery = (endpointId: string) => ({ id: `whd_${(n += 1)}`, state: { endpointId } }) as unknown as WebhookDelivery;
     const endpoint = {} as WebhookEndpoint;
-    return { dispatcher, answers, records, delivery, endpoint };
+    /** Hands one delivery over to this endpoint and waits until its request is open. */
+    const sendOne = async (endpointId: string) => {
+      const slot = await eventually(() => dispatcher.reserve(endpointId));
+      slot.send(delivery(endpointId), endpoint);
+      await eventually(() => answers.length === 1);
+    };
+    return { dispatcher, answers, records, sendOne };
   }
 
   it('frees the endpoint slot when the endpoint answers, and the process slot only when the outcome is recorded', async () => {
-    const { dispatcher, answers, records, delivery, endpoint } = setUp();
+    const { dispatcher, answers, records, sendOne } = setUp();
     dispatcher.start();
     try {
       // The first (empty) claim shows nothing queued: handovers are allowed from then on.
-      const first = await eventually(() => dispatcher.reserve('we_fast'));
-      first.send(delivery('we_fast'), endpoint);
-      await eventually(() => answers.length === 1);
+      await sendOne('we_fast');
       answers[0]();
       await eventually(() => records.length === 1);
 
@@ -64,12 +68,10 @@ describe('webhook delivery dispatcher: handover limits', () => {
   });
 
   it('refuses a handover while the endpoint has as many requests open as its limit', async () => {
-    const { dispatcher, answers, records, delivery, endpoint } = setUp();
+    const { dispatcher, answers, records, sendOne } = setUp();
     dispatcher.start();
     try {
-      const first = await eventually(() => dispatcher.reserve('we_slow'));
-      first.send(delivery('we_slow'), endpoint);
-      await eventually(() => answers.length === 1);
+      await sendOne('we_slow');
       expect(dispatcher.reserve('we_slow'), 'its one request is still open').to.equal(null);
       answers[0]();
     } finally {
