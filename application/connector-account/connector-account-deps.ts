@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../domain/ports/change-feed';
 import type { Clock } from '../../domain/ports/clock';
 import type { ConnectorAccountRepository } from '../../domain/ports/connector-account-repository';
 import type { ConnectorAccountUsage, ConnectorCatalog, ConnectorSchemaValidator } from '../../domain/ports/connector-catalog';
@@ -20,4 +21,6 @@ export interface ConnectorAccountDeps {
   readonly publicBaseUrl: string;
   /** Published flows citing an account; absent until the flows capability provides it. */
   readonly usage: () => ConnectorAccountUsage | undefined;
+  /** When given, routing keeps each environment's accounts in memory until one of them changes. */
+  readonly changes?: ChangeFeed;
 }

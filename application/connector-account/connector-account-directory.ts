@@ -12,10 +12,26 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { ConnectorAccountDeps } from './connector-account-deps';
 import { descriptionsBySlug, effectiveCapabilities } from './connector-account-view';
 import type { Transaction } from '../../domain/ports/transactor';
+import { ChangeAwareCache } from '../shared/change-aware-cache';
+
+/** Accounts change by announced writes only; this bounds a missed announcement. */
+const ACCOUNTS_MEMORY_TTL_MS = 60_000;
 
 /** The connector-accounts capability as other use cases consume it (see the port's TSDoc). */
 export class ConnectorAccountDirectoryService implements ConnectorAccountDirectory {
-  constructor(private readonly deps: ConnectorAccountDeps) {}
+  /** Routing's reads (every payment lists its environment's accounts), by `organizationId:environment`. */
+  private readonly routingMemory: ChangeAwareCache<ConnectorAccount[]> | null;
+
+  constructor(private readonly deps: ConnectorAccountDeps) {
+    this.routingMemory = deps.changes
+      ? new ChangeAwareCache<ConnectorAccount[]>(deps.changes, 'connector_accounts', {
+          changeKeyOf: (scopeKey) => scopeKey,
+          ttlMs: ACCOUNTS_MEMORY_TTL_MS,
+          maxEntries: 10_000,
+          now: () => deps.clock.now().getTime(),
+        })
+      : null;
+  }
 
   private toDirectory(account: ConnectorAccount, descriptions: Map<string, ConnectorDescription>): DirectoryAccount {
     const s = account.state;
@@ -62,11 +78,16 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
       );
   }
 
+  /** Served from memory while no account of the environment changed (see ChangeAwareCache); capabilities stay live. */
   async listEnabledWithCredentials(
     scope: TenantScope,
     filter: { kind?: ConnectorKind; capability?: string } = {},
   ): Promise<OpenedConnectorAccount[]> {
-    const { accounts, descriptions } = await this.load(scope);
+    const read = () => this.deps.transactor.read((tx) => this.deps.accounts.list(tx, scope));
+    const [accounts, descriptions] = await Promise.all([
+      this.routingMemory ? this.routingMemory.get(`${scope.organizationId}:${scope.environment}`, read) : read(),
+      descriptionsBySlug(this.deps),
+    ]);
     return accounts
       .map((a) => this.opened(a, descriptions))
       .filter(

@@ -20,9 +20,9 @@ const LISTING_REUSE_MS = 1_000;
 
 /**
  * Adapts the connector-accounts capability (service `connectorAccounts`) to what the payment pipeline needs.
- * Routing lists the enabled accounts with their credentials in one read; opening an account of that listing
- * right after reuses it instead of reading it again (one round trip less per payment). Every listing is
- * fresh, so a disabled account stops being routed to at once.
+ * Routing lists the enabled accounts with their credentials (from memory while no account of the environment
+ * changed: the directory drops it when a change is announced, so a disabled account stops being routed to at
+ * once); opening an account of that listing right after reuses it instead of reading it again.
  */
 export class DirectoryPaymentConnectors implements PaymentConnectors {
   private readonly recentlyListed = new Map<string, { at: number; opened: OpenedConnectorAccount }>();

@@ -64,6 +64,7 @@ export const CONNECTORS_MODULE: ModuleDefinition = {
       deployment: config.deployment,
       publicBaseUrl: config.publicBaseUrl,
       usage: () => core.services.find<ConnectorAccountUsage>('connectorAccountUsage'),
+      changes: core.changes,
     };
     core.services.provide('connectorCatalog', catalog);
     core.services.provide('connectorAccounts', new ConnectorAccountDirectoryService(deps));

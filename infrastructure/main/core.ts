@@ -13,6 +13,7 @@ import { RandomApiKeySecrets } from '../crypto/api-key-secrets';
 import { SqlApiKeyRepository } from '../persistence/api-key.repository';
 import { SqlOrganizationRepository } from '../persistence/organization.repository';
 import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
+import { PostgresChangeFeed } from '../persistence/postgres-change-feed';
 import type { Orm } from '../persistence/orm';
 import { SqlIdempotencyStore } from '../persistence/sql-idempotency-store';
 import { PostgresRateLimiter } from '../http/postgres-rate-limiter';
@@ -34,6 +35,8 @@ export interface Core {
   readonly logger: Logger;
   readonly orm: Orm;
   readonly transactor: MikroOrmTransactor;
+  /** What this process may keep in memory, and when to drop it (started by the service, not by the CLI). */
+  readonly changes: PostgresChangeFeed;
   readonly outbox: SqlEventOutbox;
   readonly relay: OutboxRelay;
   readonly transport: EventTransport;
@@ -69,11 +72,13 @@ export function createCore(parts: CoreParts): Core {
   const relay = new OutboxRelay(orm, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
   transactor.onCommit((eventIds) => relay.nudge(eventIds));
   const organizationRepository = new SqlOrganizationRepository();
+  const changes = new PostgresChangeFeed(transactor, parts.config.databaseUrl, logger.child({ component: 'change-feed' }));
   const apiKeyRepository = new SqlApiKeyRepository();
   const secrets = new RandomApiKeySecrets();
   return {
     ...parts,
     transactor,
+    changes,
     outbox: new SqlEventOutbox(ids, clock),
     relay,
     idempotency: new SqlIdempotencyStore(orm),
@@ -82,7 +87,7 @@ export function createCore(parts: CoreParts): Core {
     apiKeys: {
       repository: apiKeyRepository,
       create: new CreateApiKey(transactor, organizationRepository, apiKeyRepository, secrets, ids, clock),
-      authenticate: new AuthenticateApiKey(transactor, apiKeyRepository, secrets),
+      authenticate: new AuthenticateApiKey(transactor, apiKeyRepository, secrets, { changes, clock }),
     },
     services: new ServiceRegistry(),
   };

@@ -38,6 +38,8 @@ export async function assembleService(
   roles: ServiceRoles,
   listen: { port: number; host: string } | null,
 ): Promise<RunningService> {
+  // Listening before any request is served: in-memory reads are only trusted while changes are heard.
+  await core.changes.start();
   const modules: ModuleInstance[] = [];
   for (const definition of definitions) modules.push(await definition.build(core));
 
@@ -117,6 +119,7 @@ export async function assembleService(
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await core.relay.stop();
+      await core.changes.stop();
       for (const worker of runningWorkers.reverse()) await worker.stop().catch(() => undefined);
       for (const module of [...modules].reverse()) await module.stop?.().catch(() => undefined);
     },

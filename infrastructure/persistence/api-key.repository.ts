@@ -2,7 +2,7 @@ import type { ApiKey } from '../../domain/api-key/api-key';
 import type { ApiKeyRepository } from '../../domain/ports/api-key-repository';
 import type { Environment } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
-import { entityManager } from './mikro-orm-transactor';
+import { announceChange, entityManager } from './mikro-orm-transactor';
 
 interface ApiKeyRow {
   id: string;
@@ -59,6 +59,8 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
       `update api_keys set revoked_at = ? where id = ? and organization_id = ? and revoked_at is null returning id`,
       [at, id, organizationId],
     );
+    // Every process that remembers the key forgets it when this commits.
+    if (rows.length === 1) await announceChange(tx, 'api_keys', id);
     return rows.length === 1;
   }
 }

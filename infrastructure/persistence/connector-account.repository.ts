@@ -12,7 +12,7 @@ import type { ConnectorKind } from '../../domain/ports/connector-description';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
-import { deferWrite, entityManager } from './mikro-orm-transactor';
+import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
 
 /** About one recorded call in this many trims the account's call history. */
 const TRIM_EVERY = 20;
@@ -87,6 +87,7 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
       `insert into connector_accounts (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)`,
       this.values(account),
     );
+    await announceAccountsChanged(tx, account);
   }
 
   /** Re-seals with the current key on every write, so rotation completes as accounts are touched. */
@@ -97,6 +98,7 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
          cost_basis_points = ?, enabled = ?, updated_at = ?, deleted_at = ? where id = ?`,
       [name, keyId, ciphertext, config, cost, enabled, updatedAt, deletedAt, id],
     );
+    await announceAccountsChanged(tx, account);
   }
 
   async findById(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectorAccount | null> {
@@ -233,4 +235,9 @@ function timingSafeEqualText(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/** Processes that keep an environment's accounts in memory (for routing) read them again once this commits. */
+function announceAccountsChanged(tx: Transaction, account: ConnectorAccount): Promise<void> {
+  return announceChange(tx, 'connector_accounts', `${account.state.organizationId}:${account.state.environment}`);
 }

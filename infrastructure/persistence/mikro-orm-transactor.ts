@@ -1,4 +1,5 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { ChangeTopic } from '../../domain/ports/change-feed';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 
@@ -72,6 +73,8 @@ class UnitOfWork {
   private pending: string[] = [];
   /** Filled by the outbox: only units that wrote events wake the relay, which then claims exactly these. */
   readonly eventIds: string[] = [];
+  /** Filled by `announceChange`: told to this process's change feed once the unit commits. */
+  readonly changes: AnnouncedChange[] = [];
 
   constructor(
     private readonly connections: Connections,
@@ -175,6 +178,24 @@ export function noteEventsWritten(tx: Transaction, eventIds: readonly string[]):
   UNITS.get(tx as unknown as object)?.eventIds.push(...eventIds);
 }
 
+export interface AnnouncedChange {
+  readonly topic: ChangeTopic;
+  readonly key: string;
+}
+
+/** The PostgreSQL channel change announcements travel on (one per database, so per installation). */
+export const CHANGES_CHANNEL = 'payments_changes';
+
+/**
+ * Announces that data processes may hold in memory changed (see ChangeFeed): a NOTIFY queued in the unit, which
+ * PostgreSQL delivers to every listening process only if the unit commits, and this process is told right after
+ * its commit, before the request that made the change answers.
+ */
+export async function announceChange(tx: Transaction, topic: ChangeTopic, key: string): Promise<void> {
+  await deferWrite(tx, 'select pg_notify(?, ?)', [CHANGES_CHANNEL, `${topic}:${key}`]);
+  UNITS.get(tx as unknown as object)?.changes.push({ topic, key });
+}
+
 function handleFor(unit: UnitOfWork): Transaction {
   const handle: SqlExecutor = { execute: (sql, params, method) => unit.execute(sql, params, method) as Promise<never> };
   UNITS.set(handle, unit);
@@ -188,6 +209,7 @@ function handleFor(unit: UnitOfWork): Transaction {
  */
 export class MikroOrmTransactor implements Transactor {
   private readonly afterCommitListeners: Array<(eventIds: readonly string[]) => void> = [];
+  private readonly changeListeners: Array<(changes: readonly AnnouncedChange[]) => void> = [];
   private readonly connections: Connections;
 
   constructor(orm: Orm) {
@@ -196,6 +218,11 @@ export class MikroOrmTransactor implements Transactor {
 
   onCommit(listener: (eventIds: readonly string[]) => void): void {
     this.afterCommitListeners.push(listener);
+  }
+
+  /** Called with the changes a unit announced, once it committed (for a read unit: once its work is done). */
+  onChanges(listener: (changes: readonly AnnouncedChange[]) => void): void {
+    this.changeListeners.push(listener);
   }
 
   async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -209,10 +236,21 @@ export class MikroOrmTransactor implements Transactor {
       throw error;
     }
     if (unit.eventIds.length > 0) for (const listener of this.afterCommitListeners) listener(unit.eventIds);
+    this.tellChanges(unit);
     return result;
   }
 
   async read<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return work(handleFor(new UnitOfWork(this.connections, false)));
+    const unit = new UnitOfWork(this.connections, false);
+    try {
+      return await work(handleFor(unit));
+    } finally {
+      // Outside a transaction every statement took effect when it ran, even if the work failed after it.
+      this.tellChanges(unit);
+    }
+  }
+
+  private tellChanges(unit: UnitOfWork): void {
+    if (unit.changes.length > 0) for (const listener of this.changeListeners) listener(unit.changes);
   }
 }

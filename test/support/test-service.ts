@@ -31,6 +31,8 @@ export interface TestServiceOptions {
   readonly adapters?: readonly AdapterAddress[];
   readonly workers?: boolean;
   readonly edge?: boolean;
+  /** Another process of that service's installation: the same database and event stream (the owner cleans up). */
+  readonly joining?: TestService;
 }
 
 export interface Merchant {
@@ -53,8 +55,10 @@ export interface TestService {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const servers = await testServers();
-  const databaseUrl = await createTestDatabase();
-  const { stream, subjectPrefix } = uniqueStream();
+  const databaseUrl = options.joining ? options.joining.config.databaseUrl! : await createTestDatabase();
+  const { stream, subjectPrefix } = options.joining
+    ? { stream: options.joining.config.natsStream, subjectPrefix: options.joining.config.natsSubjectPrefix }
+    : uniqueStream();
   const useJetStream = (options.transport ?? 'jetstream') === 'jetstream';
   const config: Config = {
     ...loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env }),
@@ -96,7 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     stopped = true;
     await service.stop();
     await embeddedAdapters?.stop();
-    if (transport instanceof JetStreamTransport) await transport.deleteStream();
+    if (transport instanceof JetStreamTransport && !options.joining) await transport.deleteStream();
     await transport.close();
     await orm.close(true);
   };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually';
 import { notesModule, type NotesControls } from '../../support/notes-module';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 
@@ -55,6 +56,25 @@ describe('REST edge foundation (real PostgreSQL, NATS JetStream)', () => {
       expect((await service.client(created.secret).get('/v1/test-notes')).status).to.equal(200);
       await service.core.transactor.run((tx) => service.core.apiKeys.repository.revoke(tx, merchant.organizationId, created.key.id, new Date()));
       expect((await service.client(created.secret).get('/v1/test-notes')).status).to.equal(401);
+    });
+
+    it('stops accepting a revoked key in every edge process, within the notification delay (not a memory timeout)', async () => {
+      const second = await startTestService({ modules: [notesModule(controls)], joining: service, workers: false });
+      try {
+        const created = await service.core.apiKeys.create.execute({ organizationId: merchant.organizationId, environment: 'sandbox', name: 'two edges' });
+        // Both processes have now authenticated the key (and remember it).
+        expect((await service.client(created.secret).get('/v1/test-notes')).status).to.equal(200);
+        expect((await second.client(created.secret).get('/v1/test-notes')).status).to.equal(200);
+        expect((await second.client(created.secret).get('/v1/test-notes')).status).to.equal(200);
+
+        await service.core.transactor.run((tx) => service.core.apiKeys.repository.revoke(tx, merchant.organizationId, created.key.id, new Date()));
+        expect((await service.client(created.secret).get('/v1/test-notes')).status).to.equal(401);
+        const started = Date.now();
+        await eventually(async () => (await second.client(created.secret).get('/v1/test-notes')).status === 401, 2_000, 5);
+        expect(Date.now() - started).to.be.below(2_000);
+      } finally {
+        await second.stop();
+      }
     });
   });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import type { ApiClient } from '../../support/api-client';
 import { TimeoutInjector } from '../../support/faulty-payment-connectors';
+import { eventually } from '../../support/eventually';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
@@ -210,6 +211,31 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const evts = await events(r.body.id);
       expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized']);
       expect(evts[0]!.data.object.attempts).to.have.length(2);
+    });
+
+    it('routes by the accounts as they are now in every edge process: one added or disabled through another process is used or skipped at once', async () => {
+      const second = await startTestService({
+        joining: service,
+        transport: 'in-process',
+        workers: false,
+        config: { connectorDeadlineMs: DEADLINE_MS },
+        modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule()],
+      });
+      try {
+        const m = await service.merchant('Two edges');
+        const throughSecond = second.client(m.sandboxKey);
+        const routedTo = async () => (await throughSecond.post('/v1/payments', { amount: 1500, card: card() })).body.connectorAccountId as string;
+        const pricey = await createAccount(m.sandbox, 'pricey', 300);
+        expect(await routedTo()).to.equal(pricey);
+        expect(await routedTo()).to.equal(pricey); // the second process now remembers the environment's accounts
+
+        const cheap = await createAccount(m.sandbox, 'cheap', 5);
+        await eventually(async () => (await routedTo()) === cheap, 2_000, 20);
+        expect((await m.sandbox.patch(`/v1/connector-accounts/${cheap}`, { enabled: false })).status).to.equal(200);
+        await eventually(async () => (await routedTo()) === pricey, 2_000, 20);
+      } finally {
+        await second.stop();
+      }
     });
 
     it('an issuer decline ends routing (no fallback)', async () => {

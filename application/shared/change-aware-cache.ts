@@ -1,0 +1,68 @@
+import type { ChangeFeed, ChangeTopic } from '../../domain/ports/change-feed';
+
+export interface ChangeAwareCacheOptions<V> {
+  /** The announced change key a value answers to (entries whose value has that key are dropped on its change). */
+  readonly changeKeyOf: (cacheKey: string, value: V) => string;
+  /** Values worth keeping (e.g. not "not found": a key created a moment later must work at once). */
+  readonly keep?: (value: V) => boolean;
+  /** A bound on staleness should an announcement never arrive (a bug, an out-of-band write). */
+  readonly ttlMs: number;
+  readonly maxEntries: number;
+  readonly now: () => number;
+}
+
+/**
+ * Database reads kept in memory for as long as the change feed vouches for them: an announced change drops the
+ * entries it names, a reset of the feed drops them all, and nothing is served or kept while the feed is not live
+ * (changes from other processes could be missed then). A read that overlapped any change of the topic is not
+ * kept either, since it may have seen the row from before the change.
+ */
+export class ChangeAwareCache<V> {
+  private readonly entries = new Map<string, { value: V; storedAt: number }>();
+  /** Counts the topic's changes, so a read can tell whether one happened while it was in flight. */
+  private changes = 0;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    topic: ChangeTopic,
+    private readonly options: ChangeAwareCacheOptions<V>,
+  ) {
+    feed.subscribe(topic, {
+      onChange: (changeKey) => this.drop(changeKey),
+      onReset: () => {
+        this.changes += 1;
+        this.entries.clear();
+      },
+    });
+  }
+
+  async get(cacheKey: string, load: () => Promise<V>): Promise<V> {
+    const now = this.options.now();
+    if (this.feed.live) {
+      const hit = this.entries.get(cacheKey);
+      if (hit && now - hit.storedAt < this.options.ttlMs) return hit.value;
+    }
+    const changesBefore = this.changes;
+    const wasLive = this.feed.live;
+    const value = await load();
+    if (wasLive && this.feed.live && this.changes === changesBefore && (this.options.keep?.(value) ?? true)) this.store(cacheKey, value, now);
+    return value;
+  }
+
+  private store(cacheKey: string, value: V, now: number): void {
+    if (this.entries.size >= this.options.maxEntries) {
+      // Oldest first: a Map iterates in insertion order, and a refreshed entry is re-inserted below.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.delete(cacheKey);
+    this.entries.set(cacheKey, { value, storedAt: now });
+  }
+
+  private drop(changeKey: string): void {
+    this.changes += 1;
+    for (const [cacheKey, entry] of this.entries) {
+      if (this.options.changeKeyOf(cacheKey, entry.value) === changeKey) this.entries.delete(cacheKey);
+    }
+  }
+}

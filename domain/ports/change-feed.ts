@@ -1,0 +1,21 @@
+/**
+ * Data a process keeps in memory between requests, by topic. A change is announced in the transaction that
+ * makes it (so it is announced only if it commits) and reaches every process of the installation.
+ * - `api_keys`: key = the API key's id (announced when it is revoked).
+ * - `connector_accounts`: key = `organizationId:environment` (announced when an account is added or changed).
+ */
+export type ChangeTopic = 'api_keys' | 'connector_accounts';
+
+export interface ChangeListener {
+  /** A change of this key committed (in this process or another). */
+  onChange(key: string): void;
+  /** Changes may have been missed (the feed lost and regained its connection): forget everything. */
+  onReset(): void;
+}
+
+/** Tells a process when data it may hold in memory changed. */
+export interface ChangeFeed {
+  subscribe(topic: ChangeTopic, listener: ChangeListener): void;
+  /** True while every committed change reaches this process; memory may serve reads only then. */
+  readonly live: boolean;
+}
