@@ -6,6 +6,7 @@ import type { PaymentConnectorAccount } from '../../domain/ports/payment-connect
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
+import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest } from './authorize-request';
 import { RoutingLease } from './routing-lease';
@@ -148,38 +149,65 @@ export class CreatePayment {
 
     const outcome = await this.route(scope, payment, decision.accounts, source, command, lease, request);
 
-    const stored = await this.deps.transactor.run(async (tx) => {
-      // One round trip: the lease check (+ reconciliation queueing) and the payment locked and read.
-      const { held, payment: current } = lease
-        ? await lease.settleAndLock(tx, scope, outcome.attempts)
-        : { held: true, payment: await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true }) };
-      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
-      if (!held) return current; // a recovery worker took the payment over (this request stalled past the grace period)
-      for (const attempt of outcome.attempts) current.recordAttempt(attempt);
-      const now = this.deps.clock.now();
-      const o = outcome.result;
-      if (o.kind === 'approved') {
-        current.approve({
-          connectorAccountId: o.account.id,
-          connectorSlug: o.account.connectorSlug,
-          references: { nsu: o.output.references.nsu ?? null, tid: o.output.references.tid ?? null, authorizationCode: o.output.references.authorizationCode ?? null, acquirerPaymentId: o.output.references.acquirerPaymentId },
-          fraudReview: o.output.fraudReviewPending,
-          now,
-        });
-      } else if (o.kind === 'declined') {
-        current.decline({ rawCode: o.rawCode, connectorAccountId: o.account.id, connectorSlug: o.account.connectorSlug, now });
-      } else {
-        current.fail({ error: o.error, routingStopReason: o.reason, now });
-      }
-      await this.deps.payments.update(tx, current);
-      const events = current.pullEvents().map(paymentEventToOutbox);
-      if (events.length) await this.deps.outbox.append(tx, events);
-      await recordCalls(this.deps, tx, scope, outcome.attempts);
-      return current;
-    });
+    const stored = lease ? await this.recordHeld(scope, payment, outcome, lease) : await this.recordLocked(scope, payment.id, outcome);
     const final = stored.toPrimitives();
     await this.afterOutcome(scope, final, source, command);
     return paymentObject(final);
+  }
+
+  /**
+   * tx2 for the lease holder, in ONE round trip: the lease check (routing row deleted, timed-out attempts queued for
+   * reconciliation), the payment as tx1 left it plus the outcome, its events and the calls' health, sent together.
+   * No need to read the payment again: while the lease is held nobody else changes a payment in routing. If a
+   * recovery worker took it over (this request stalled past the grace period), the unit fails as a whole and the
+   * request answers what is stored; the worker records the outcome.
+   */
+  private async recordHeld(scope: TenantScope, payment: Payment, outcome: RoutingOutcome, lease: RoutingLease): Promise<Payment> {
+    try {
+      await this.deps.transactor.run(async (tx) => {
+        await lease.settleQueued(tx, outcome.attempts);
+        await this.applyOutcome(tx, scope, payment, outcome);
+      });
+      return payment;
+    } catch (error) {
+      if (!lease.isLeaseLost(error)) throw error;
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
+      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+      return current;
+    }
+  }
+
+  /** tx2 without crash recovery wired: the payment locked and read, then the outcome recorded. */
+  private async recordLocked(scope: TenantScope, paymentId: string, outcome: RoutingOutcome): Promise<Payment> {
+    return this.deps.transactor.run(async (tx) => {
+      const current = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+      if (!current) throw new Error(`payment ${paymentId} vanished between its two transactions`);
+      await this.applyOutcome(tx, scope, current, outcome);
+      return current;
+    });
+  }
+
+  private async applyOutcome(tx: Transaction, scope: TenantScope, current: Payment, outcome: RoutingOutcome): Promise<void> {
+    for (const attempt of outcome.attempts) current.recordAttempt(attempt);
+    const now = this.deps.clock.now();
+    const o = outcome.result;
+    if (o.kind === 'approved') {
+      current.approve({
+        connectorAccountId: o.account.id,
+        connectorSlug: o.account.connectorSlug,
+        references: { nsu: o.output.references.nsu ?? null, tid: o.output.references.tid ?? null, authorizationCode: o.output.references.authorizationCode ?? null, acquirerPaymentId: o.output.references.acquirerPaymentId },
+        fraudReview: o.output.fraudReviewPending,
+        now,
+      });
+    } else if (o.kind === 'declined') {
+      current.decline({ rawCode: o.rawCode, connectorAccountId: o.account.id, connectorSlug: o.account.connectorSlug, now });
+    } else {
+      current.fail({ error: o.error, routingStopReason: o.reason, now });
+    }
+    await this.deps.payments.update(tx, current);
+    const events = current.pullEvents().map(paymentEventToOutbox);
+    if (events.length) await this.deps.outbox.append(tx, events);
+    await recordCalls(this.deps, tx, scope, outcome.attempts);
   }
 
   /** Best effort, after commit: card-testing signals never change the payment's answer. */
@@ -235,7 +263,7 @@ export class CreatePayment {
     command: CreateCardPaymentCommand,
     lease: RoutingLease | null,
     request: ReturnType<typeof authorizeRequest>,
-  ): Promise<{ attempts: PaymentAttempt[]; result: RoutingResult }> {
+  ): Promise<RoutingOutcome> {
     const attempts: PaymentAttempt[] = [];
     let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
     for (const candidate of accounts) {
@@ -302,6 +330,11 @@ export class CreatePayment {
       },
     };
   }
+}
+
+interface RoutingOutcome {
+  attempts: PaymentAttempt[];
+  result: RoutingResult;
 }
 
 type RoutingResult =

@@ -89,6 +89,19 @@ export class RoutingLease {
     return this.recovery.store.settle(tx, { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
   }
 
+  /**
+   * `settle` queued with tx2's writes, for a holder that records its outcome on the payment as it left it in tx1:
+   * while the lease is held nobody else changes a payment in routing. If the lease was lost the unit fails as a
+   * whole (`isLeaseLost`) and nothing of it is recorded.
+   */
+  async settleQueued(tx: Transaction, attempts: readonly PaymentAttempt[]): Promise<void> {
+    await this.recovery.store.settleQueued(tx, { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+  }
+
+  isLeaseLost(error: unknown): boolean {
+    return this.recovery.store.isLeaseLost(error);
+  }
+
   /** `settle` plus the payment locked and read, in one round trip (tx2's first statement). */
   async settleAndLock(tx: Transaction, scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<{ held: boolean; payment: Payment | null }> {
     return this.recovery.store.settleAndLock(tx, { scope, paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });

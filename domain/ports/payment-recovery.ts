@@ -65,6 +65,14 @@ export interface PaymentRecoveryRepository {
     tx: Transaction,
     input: { scope: TenantScope; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
   ): Promise<{ held: boolean; payment: Payment | null }>;
+  /**
+   * `settle` queued with the unit's other writes (no round trip of its own), for a holder that records its outcome
+   * without reading the payment again. When the lease is no longer held the unit fails as a whole, nothing of it
+   * is recorded, and `isLeaseLost` recognizes the error.
+   */
+  settleQueued(tx: Transaction, input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date }): Promise<void>;
+  /** True for the failure of a unit whose `settleQueued` found the lease taken over. */
+  isLeaseLost(error: unknown): boolean;
   /** Routings whose lease expired before `now` (SKIP LOCKED), leased to `leaseOwner` until `leaseUntil`. */
   claimExpired(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number }): Promise<InFlightRouting[]>;
   /** Due pending reconciliations not leased by another worker (SKIP LOCKED), leased to `leaseOwner`. */

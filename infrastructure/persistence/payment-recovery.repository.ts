@@ -22,6 +22,15 @@ const SETTLE_CTE = `with settled as (
          on conflict (attempt_id) do nothing
        )`;
 
+/** Raised by routing_lease_held (Migration20261125000200RoutingLeaseCheck). */
+const LEASE_LOST_SQLSTATE = 'PL001';
+
+/** SETTLE_CTE's parameters, in order. */
+function settleParams(input: { paymentId: string; leaseOwner: string; reconcile: readonly unknown[]; now: Date }): unknown[] {
+  const now = input.now.toISOString();
+  return [input.paymentId, input.leaseOwner, now, now, now, JSON.stringify(input.reconcile)];
+}
+
 function json<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
@@ -95,29 +104,32 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
     tx: Transaction,
     input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
   ): Promise<boolean> {
-    const now = input.now.toISOString();
-    const rows = await entityManager(tx).execute<Array<{ n: number }>>(`${SETTLE_CTE} select count(*)::int as n from settled`, [
-      input.paymentId,
-      input.leaseOwner,
-      now,
-      now,
-      now,
-      JSON.stringify(input.reconcile),
-    ]);
+    const rows = await entityManager(tx).execute<Array<{ n: number }>>(`${SETTLE_CTE} select count(*)::int as n from settled`, settleParams(input));
     return Number(rows[0]?.n ?? 0) === 1;
+  }
+
+  async settleQueued(
+    tx: Transaction,
+    input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+  ): Promise<void> {
+    // routing_lease_held raises PL001 unless this deleted the routing row: the unit then rolls back as a whole.
+    await deferWrite(tx, `${SETTLE_CTE} select routing_lease_held((select count(*) from settled))`, settleParams(input));
+  }
+
+  isLeaseLost(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === LEASE_LOST_SQLSTATE;
   }
 
   async settleAndLock(
     tx: Transaction,
     input: { scope: { organizationId: string; environment: Environment }; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
   ): Promise<{ held: boolean; payment: Payment | null }> {
-    const now = input.now.toISOString();
     const rows = await entityManager(tx).execute<Array<{ doc: unknown; held: number }>>(
       `${SETTLE_CTE}
        select p.doc, (select count(*) from settled)::int as held
          from payments p where p.id = ? and p.organization_id = ? and p.environment = ?
          for update of p`,
-      [input.paymentId, input.leaseOwner, now, now, now, JSON.stringify(input.reconcile), input.paymentId, input.scope.organizationId, input.scope.environment],
+      [...settleParams(input), input.paymentId, input.scope.organizationId, input.scope.environment],
     );
     const row = rows[0];
     if (!row) return { held: false, payment: null };

@@ -14,6 +14,7 @@ import { Migration20261122009500WebhookQueueIndexes } from './Migration202611220
 import { Migration20261122009800PaymentRecovery } from './Migration20261122009800PaymentRecovery';
 import { Migration20261122010000LeanerWriteIndexes } from './Migration20261122010000LeanerWriteIndexes';
 import { Migration20261125000100DropRedundantDeliveryIndex } from './Migration20261125000100DropRedundantDeliveryIndex';
+import { Migration20261125000200RoutingLeaseCheck } from './Migration20261125000200RoutingLeaseCheck';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -27,4 +28,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122009800PaymentRecovery', class: Migration20261122009800PaymentRecovery },
   { name: 'Migration20261122010000LeanerWriteIndexes', class: Migration20261122010000LeanerWriteIndexes },
   { name: 'Migration20261125000100DropRedundantDeliveryIndex', class: Migration20261125000100DropRedundantDeliveryIndex },
+  { name: 'Migration20261125000200RoutingLeaseCheck', class: Migration20261125000200RoutingLeaseCheck },
 ];

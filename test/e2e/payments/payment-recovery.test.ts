@@ -289,7 +289,7 @@ describe('payment recovery: the module worker resolves stuck payments on its own
     const merchant = await h.service.merchant('Scheduled');
     await account(merchant.sandbox, 'primary', 100);
     const crash = h.faults.crashAfterNextCall();
-    merchant.sandbox.post('/v1/payments', { amount: 6_100, card: { token: 'tok_sandbox_approved', brand: 'visa' } }).catch(() => undefined);
+    const stalled = merchant.sandbox.post('/v1/payments', { amount: 6_100, card: { token: 'tok_sandbox_approved', brand: 'visa' } });
     const call = await crash.reached;
     h.clock.advance(GRACE_MS + 1);
     const view = await eventually(async () => {
@@ -298,6 +298,16 @@ describe('payment recovery: the module worker resolves stuck payments on its own
     });
     expect(view.status).to.equal('captured');
     expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.captured']);
+
+    // The stalled request wakes up without its lease: its tx2 records nothing, and it answers what the worker stored.
     crash.release();
+    const answer = await stalled;
+    expect(answer.status).to.equal(201);
+    expect(answer.body).to.include({ id: call.paymentId, status: 'captured' });
+    expect(answer.body.attempts).to.have.length(1);
+    const stored = await merchant.sandbox.get(`/v1/payments/${call.paymentId}`);
+    expect(stored.body.attempts).to.have.length(1);
+    expect(stored.body.updatedAt).to.equal(view.updatedAt);
+    expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.captured']);
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AuthorizeRequest } from '../../../domain/ports/payment-recovery';
 import { startEmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
-import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { entityManager, MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { SqlPaymentRecoveryRepository } from '../../../infrastructure/persistence/payment-recovery.repository';
 import { SqlPaymentRepository } from '../../../infrastructure/persistence/payment.repository';
@@ -104,6 +104,37 @@ function suite(name: string, open: () => Promise<{ orm: Orm; stop(): Promise<voi
       expect(typeof rows[0].request === 'string' ? JSON.parse(rows[0].request) : rows[0].request).to.deep.equal({});
       const late = await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(999_000), leaseOwner: 'r5', leaseUntil: at(1_999_000), limit: 10 }));
       expect(late.map((t) => t.attemptId)).to.deep.equal(['att_lock_1']); // its claimer never finished: lease expired, claimable again
+    });
+
+    it('settleQueued: travels with the unit\'s writes; without the lease the whole unit rolls back and isLeaseLost says why', async () => {
+      const payment = processingPayment({ id: 'pay_queued', organizationId: scope.organizationId, environment: scope.environment });
+      await transactor.run(async (tx) => {
+        await new SqlPaymentRepository().insert(tx, payment);
+        await repo.open(tx, { scope, paymentId: 'pay_queued', request, accountIds: ['ca_1'], firstIntent: { attemptId: 'att_queued_1', connectorAccountId: 'ca_1', startedAt: T0.toISOString() }, leaseOwner: 'create:pay_queued', leaseUntil: at(5_000), now: T0 });
+      });
+      const reconcile = [{ attemptId: 'att_queued_1', connectorAccountId: 'ca_1', reversalKey: 'op_queued' }];
+      const markPayment = (tx: Parameters<Parameters<MikroOrmTransactor['run']>[0]>[0], description: string) =>
+        entityManager(tx).execute(`update payments set description = ? where id = 'pay_queued'`, [description]);
+      const description = async () => (await db.orm.em.fork().execute(`select description from payments where id = 'pay_queued'`))[0].description;
+
+      const lost = await transactor
+        .run(async (tx) => {
+          await repo.settleQueued(tx, { paymentId: 'pay_queued', leaseOwner: 'w_other', reconcile, now: T0 });
+          await markPayment(tx, 'written by a stranger');
+        })
+        .then(() => null, (error: unknown) => error);
+      expect(repo.isLeaseLost(lost)).to.equal(true);
+      expect(repo.isLeaseLost(new Error('something else'))).to.equal(false);
+      expect(await description()).to.not.equal('written by a stranger');
+      expect((await db.orm.em.fork().execute(`select count(*)::int as n from payment_routings where payment_id = 'pay_queued'`))[0].n).to.equal(1);
+
+      await transactor.run(async (tx) => {
+        await repo.settleQueued(tx, { paymentId: 'pay_queued', leaseOwner: 'create:pay_queued', reconcile, now: T0 });
+        await markPayment(tx, 'written by the holder');
+      });
+      expect(await description()).to.equal('written by the holder');
+      expect((await db.orm.em.fork().execute(`select count(*)::int as n from payment_routings where payment_id = 'pay_queued'`))[0].n).to.equal(0);
+      expect(await db.orm.em.fork().execute(`select reversal_key from payment_reconciliations where attempt_id = 'att_queued_1'`)).to.deep.equal([{ reversal_key: 'op_queued' }]);
     });
   });
 }
