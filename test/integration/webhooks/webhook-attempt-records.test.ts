@@ -146,4 +146,16 @@ describe('webhook attempt records (PostgreSQL)', () => {
     const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from webhook_deliveries where event_id = 'evt_fan_1'`);
     expect(n).to.equal(3);
   });
+
+  it('stores each delivery\'s own body, sending every distinct body once per statement', async () => {
+    const endpoint = await newEndpoint('http://127.0.0.1:9/bodies');
+    const bodies = ['{"shared":"é \\" \' \\\\ ; --"}', '{"shared":"é \\" \' \\\\ ; --"}', '{"other":1}', '{"shared":"é \\" \' \\\\ ; --"}'];
+    const created = bodies.map((body) =>
+      WebhookDelivery.create({ id: deps.ids.next('whd_'), ...scope, endpointId: endpoint.id, eventId: deps.ids.next('evt_'), eventType: 'payment.captured', body, now: clock.now() }),
+    );
+    await deps.transactor.read((tx) => deliveries.insertManyIfAbsent(tx, created.map((delivery) => ({ delivery }))));
+    const stored = await sql<{ id: string; body: string }>(`select id, body from webhook_deliveries where endpoint_id = ?`, [endpoint.id]);
+    const byId = new Map(stored.map((row) => [row.id, row.body]));
+    expect(created.map((delivery) => byId.get(delivery.id))).to.deep.equal(bodies);
+  });
 });
