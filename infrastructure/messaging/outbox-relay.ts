@@ -17,6 +17,7 @@
 import type { Orm } from '../persistence/orm';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
+import { NUMBERING_CTES } from './event-sequences';
 import { EVENT_COLUMNS, storedEventFromRow, type EventRow } from './sql-event-outbox';
 
 export interface OutboxRelayOptions {
@@ -162,9 +163,8 @@ export class OutboxRelay {
 }
 
 /**
- * The claim as one statement: lock the claimable rows (SKIP LOCKED, so relays share the work), reserve each
- * organization's next sequence numbers for those without one (counters taken in organization-id order, as
- * allocateSequences does, so relays and appenders never deadlock), number them in id order, and set the lease.
+ * The claim as one statement: lock the claimable rows (SKIP LOCKED, so relays share the work), number those without
+ * a sequence (NUMBERING_CTES, shared with append's `assignSequence`), and set the lease.
  * Parameters: the filter's own (ids or batch size), then the lease in milliseconds.
  */
 function claimSql(filter: string, limit: string): string {
@@ -173,20 +173,7 @@ function claimSql(filter: string, limit: string): string {
       select id, organization_id, sequence from events
        where ${filter} and published_at is null and (relay_lease_until is null or relay_lease_until < now())
        order by id ${limit} for update skip locked
-    ), wanted as (
-      select organization_id, count(*)::int8 as n from claimed where sequence is null group by organization_id
-    ), counters as (
-      insert into organization_sequences as s (organization_id, last_value)
-      select organization_id, n from wanted order by organization_id
-      on conflict (organization_id) do update set last_value = s.last_value + excluded.last_value
-      returning organization_id, last_value
-    ), numbered as (
-      select c.id, coalesce(c.sequence, k.last_value - w.n
-               + row_number() over (partition by c.organization_id, c.sequence is null order by c.id)) as sequence
-        from claimed c
-        left join wanted w on w.organization_id = c.organization_id
-        left join counters k on k.organization_id = c.organization_id
-    )
+    ), ${NUMBERING_CTES}
     update events e set sequence = n.sequence, relay_lease_until = now() + (? * interval '1 millisecond')
       from numbered n where e.id = n.id
     returning ${returned}`;

@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { Transaction } from '../../domain/ports/transactor';
 import { deferWrite, entityManager, noteEventsWritten } from '../persistence/mikro-orm-transactor';
+import { NUMBERING_CTES } from './event-sequences';
 
 export interface EventRow {
   id: string;
@@ -75,7 +76,7 @@ export class SqlEventOutbox implements EventOutbox {
     }));
     if (options?.assignSequence) {
       await entityManager(tx).execute(insert, params, 'run');
-      const numbered = await numberEvents(tx, ordered.map((row) => ({ id: row.id, organizationId: row.organization_id })));
+      const numbered = await numberEvents(tx, ordered);
       return ordered.map((row) => storedEventFromRow({ ...row, sequence: numbered.get(row.id)! }));
     }
     // Nobody reads this insert's answer: it travels with the unit's other writes at commit.
@@ -84,40 +85,15 @@ export class SqlEventOutbox implements EventOutbox {
   }
 }
 
-/**
- * Reserves the next numbers of each organization's counter for these events, in the order given, and
- * returns them (the caller writes them). Counters are locked in organization-id order so two relays (or a
- * relay and an appender) never deadlock.
- */
-export async function allocateSequences(tx: Transaction, events: ReadonlyArray<{ id: string; organizationId: string }>): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (const event of events) counts.set(event.organizationId, (counts.get(event.organizationId) ?? 0) + 1);
-  if (counts.size === 0) return new Map();
-  const counters = await entityManager(tx).execute<Array<{ organization_id: string; last_value: number }>>(
-    `insert into organization_sequences as s (organization_id, last_value)
-     select c.organization_id, c.n from jsonb_to_recordset(?::jsonb) as c(organization_id text, n int8) order by c.organization_id
-     on conflict (organization_id) do update set last_value = s.last_value + excluded.last_value
-     returning organization_id, last_value`,
-    [JSON.stringify([...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([organization_id, n]) => ({ organization_id, n })))],
+/** Numbers these events (append with `assignSequence`), as the relay's claim does, and returns their sequences. */
+export async function numberEvents(tx: Transaction, events: ReadonlyArray<{ id: string }>): Promise<Map<string, number>> {
+  if (events.length === 0) return new Map();
+  const rows = await entityManager(tx).execute<Array<{ id: string; sequence: number }>>(
+    `with claimed as (
+       select id, organization_id, sequence from events where id = any(array(select jsonb_array_elements_text(?::jsonb))) order by id for update
+     ), ${NUMBERING_CTES}
+     update events e set sequence = n.sequence from numbered n where e.id = n.id returning e.id, e.sequence`,
+    [JSON.stringify(events.map((event) => event.id))],
   );
-  const next = new Map(counters.map((row) => [row.organization_id, Number(row.last_value) - counts.get(row.organization_id)! + 1]));
-  const numbered = new Map<string, number>();
-  for (const event of events) {
-    const sequence = next.get(event.organizationId)!;
-    numbered.set(event.id, sequence);
-    next.set(event.organizationId, sequence + 1);
-  }
-  return numbered;
-}
-
-/** Allocates and writes sequences (append with `assignSequence`). */
-export async function numberEvents(tx: Transaction, events: ReadonlyArray<{ id: string; organizationId: string }>): Promise<Map<string, number>> {
-  const numbered = await allocateSequences(tx, events);
-  if (numbered.size > 0) {
-    await entityManager(tx).execute(
-      `update events e set sequence = v.seq from jsonb_to_recordset(?::jsonb) as v(id text, seq int8) where e.id = v.id`,
-      [JSON.stringify([...numbered].map(([id, seq]) => ({ id, seq })))],
-    );
-  }
-  return numbered;
+  return new Map(rows.map((row) => [row.id, Number(row.sequence)]));
 }
