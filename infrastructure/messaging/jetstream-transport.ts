@@ -47,6 +47,9 @@ export class JetStreamTransport implements EventTransport {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       timeout: 5_000,
+      // Without this the client builds an Error (a stack capture) for every request, i.e. every JetStream publish and
+      // its ack timer, only to improve the trace of a timeout: measured at about 1 % of the service's CPU.
+      noAsyncTraces: true,
     });
     const jsm = await connection.jetstreamManager();
     const transport = new JetStreamTransport(connection, connection.jetstream(), jsm, settings, logger);
