@@ -8,6 +8,8 @@ const COLUMNS = `id, organization_id, environment, status, amount, currency, met
   refunded_amount, initiator, card_brand, card_last4, nsu, tid, authorization_code, customer_id, connector_account_id,
   connector_slug, decline_reason, attempt_count, external_id, description, doc, created_at, updated_at`;
 
+const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMNS.split(',').map((name) => (name.trim() === 'doc' ? '?::jsonb' : '?')).join(', ')})`;
+
 function columnValues(p: PaymentPrimitives): unknown[] {
   return [
     p.id, p.organizationId, p.environment, p.status, p.amount, p.currency, p.methodType, p.captureMethod, p.capturedAmount,
@@ -27,9 +29,7 @@ export function paymentFromDoc(doc: unknown): PaymentPrimitives {
  */
 export class SqlPaymentRepository implements PaymentRepository {
   async insert(tx: Transaction, payment: Payment): Promise<void> {
-    const p = payment.toPrimitives();
-    const placeholders = columnValues(p).map((_, i) => (i === 23 ? '?::jsonb' : '?')).join(', ');
-    await deferWrite(tx, `insert into payments (${COLUMNS}) values (${placeholders})`, columnValues(p));
+    await deferWrite(tx, INSERT_SQL, columnValues(payment.toPrimitives()));
   }
 
   async update(tx: Transaction, payment: Payment): Promise<void> {
