@@ -8,7 +8,12 @@ const COLUMNS = `id, organization_id, environment, status, amount, currency, met
   refunded_amount, initiator, card_brand, card_last4, nsu, tid, authorization_code, customer_id, connector_account_id,
   connector_slug, decline_reason, attempt_count, external_id, description, doc, created_at, updated_at`;
 
-const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMNS.split(',').map((name) => (name.trim() === 'doc' ? '?::jsonb' : '?')).join(', ')})`;
+const COLUMN_NAMES = COLUMNS.split(',').map((name) => name.trim());
+const placeholder = (name: string) => (name === 'doc' ? '?::jsonb' : '?');
+const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMN_NAMES.map(placeholder).join(', ')})`;
+/** Every column but the key (id, organization_id, environment), which the where clause names. */
+const UPDATE_SQL = `update payments set ${COLUMN_NAMES.slice(3).map((name) => `${name} = ${placeholder(name)}`).join(', ')}
+  where id = ? and organization_id = ? and environment = ?`;
 
 function columnValues(p: PaymentPrimitives): unknown[] {
   return [
@@ -35,9 +40,7 @@ export class SqlPaymentRepository implements PaymentRepository {
   async update(tx: Transaction, payment: Payment): Promise<void> {
     const p = payment.toPrimitives();
     const [, organizationId, environment, ...rest] = columnValues(p);
-    const names = COLUMNS.split(',').map((c) => c.trim()).slice(3);
-    const sets = names.map((name) => (name === 'doc' ? `${name} = ?::jsonb` : `${name} = ?`)).join(', ');
-    await deferWrite(tx, `update payments set ${sets} where id = ? and organization_id = ? and environment = ?`, [
+    await deferWrite(tx, UPDATE_SQL, [
       ...rest,
       p.id,
       organizationId,
