@@ -1,7 +1,8 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex, Platform } from '@mikro-orm/postgresql';
 import type { ChangeTopic } from '../../domain/ports/change-feed';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
+import { formatSql } from './sql-literals';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
@@ -14,19 +15,21 @@ interface QueryResult {
 type ResultShape = 'all' | 'get' | 'run';
 
 /**
- * The connection pool MikroORM opened, used directly: statements are formatted by MikroORM's platform (the
- * same literal formatting `em.execute` applies) and sent as ONE simple-protocol query per round trip, so a
- * unit can put BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
+ * The connection pool MikroORM opened, used directly: statements are formatted as MikroORM's platform formats
+ * them (the literals `em.execute` writes; sql-literals.ts) and sent as ONE simple-protocol query per round
+ * trip, so a unit can put BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
  */
 class Connections {
   private readonly knex: Knex;
+  private readonly platform: Platform;
 
-  constructor(private readonly em: EntityManager) {
+  constructor(em: EntityManager) {
     this.knex = em.getConnection().getKnex();
+    this.platform = em.getPlatform();
   }
 
   format(sql: string, params: readonly unknown[]): string {
-    return params.length ? this.em.getPlatform().formatQuery(sql, [...params]) : sql;
+    return formatSql(this.platform, sql, params);
   }
 
   acquire(): Promise<PooledConnection> {

@@ -6,6 +6,7 @@ import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outb
 import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
+import { awkwardStrings } from '../../support/awkward-strings';
 
 describe('units of work (MikroORM transactor with queued writes)', () => {
   let orm: Orm;
@@ -53,6 +54,18 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
       }),
     ).to.be.rejectedWith(/duplicate key/);
     expect(await count('a')).to.equal(2); // a3 did not survive the failed batch
+  });
+
+  it('writes strings and JSON documents with quotes, backslashes and any character, and reads them back unchanged', async () => {
+    const texts = [...awkwardStrings, 'tail \\'];
+    const document = { quote: "it's", slash: 'a\\b', texts };
+    await orm.em.fork().execute('create table uow_texts (id int primary key, text text not null, doc jsonb not null)');
+    await transactor.run(async (tx) => {
+      for (const [id, text] of texts.entries()) await deferWrite(tx, 'insert into uow_texts values (?, ?, ?)', [id, text, document]);
+    });
+    const rows: Array<{ text: string; doc: unknown }> = await orm.em.fork().execute('select id, text, doc from uow_texts order by id');
+    expect(rows.map((row) => row.text)).to.deep.equal(texts);
+    for (const row of rows) expect(row.doc).to.deep.equal(document);
   });
 
   it('lets a read see the unit’s own queued writes, inside one transaction', async () => {

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { Configuration, raw } from '@mikro-orm/core';
+import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { escapeLiteral, formatSql } from '../../../infrastructure/persistence/sql-literals';
+import { awkwardStrings } from '../../support/awkward-strings';
+
+/** The platform as openOrm configures it (UTC dates), without a database. */
+function platform(): PostgreSqlPlatform {
+  const configured = new PostgreSqlPlatform();
+  configured.setConfig(new Configuration({ driver: PostgreSqlDriver, dbName: 'unit', entities: [], forceUtcTimezone: true, discovery: { warnWhenNoEntities: false } }, false));
+  return configured;
+}
+
+describe('SQL literals (formatting statements as MikroORM does, without its per-character concatenation)', () => {
+  it('escapes every string exactly as pg.escapeLiteral does', () => {
+    for (const value of awkwardStrings) expect(escapeLiteral(value), JSON.stringify(value.slice(0, 40))).to.equal(pg.Client.prototype.escapeLiteral(value));
+  });
+
+  it("formats every placeholder and value kind character for character as the platform's formatQuery", () => {
+    const sql = 'select ?, ??, ?, ?, ?, ?, ?, ?, ?, ? from ?? where a = ? and b \\? c and d = ?';
+    const cases: unknown[][] = [
+      ...awkwardStrings.map((text) => [text, 'p.doc', 1990, -1.5, true, false, null, new Date(Date.UTC(2026, 10, 25, 12, 0, 0, 7)), { a: [1, text], b: { c: null } }, [1, 'two', null], 'payments', text, 2 ** 40]),
+      ['?', 'a.b', 0, 0, false, true, null, new Date(0), {}, [], 't', Buffer.from('bytes'), raw('now()')],
+    ];
+    const reference = platform();
+    for (const params of cases) {
+      expect(formatSql(reference, sql, params)).to.equal(reference.formatQuery(sql, [...params]));
+    }
+  });
+
+  it('handles a statement that starts with a placeholder, and one without any', () => {
+    const reference = platform();
+    expect(formatSql(reference, '? as v', ["it's"])).to.equal(reference.formatQuery('? as v', ["it's"]));
+    expect(formatSql(reference, '?? as v', ['t.c'])).to.equal(reference.formatQuery('?? as v', ['t.c']));
+    expect(formatSql(reference, 'select 1', [])).to.equal('select 1');
+  });
+
+});
