@@ -37,16 +37,34 @@ export class ChangeAwareCache<V> {
   }
 
   async get(cacheKey: string, load: () => Promise<V>): Promise<V> {
+    const values = await this.getMany([cacheKey], async () => new Map([[cacheKey, await load()]]));
+    return values.get(cacheKey) as V;
+  }
+
+  /**
+   * Several keys at once: those remembered are served from memory, the others read by ONE `loadMissing` call
+   * (which answers every key it is given) and kept under the same rules as `get`.
+   */
+  async getMany(cacheKeys: readonly string[], loadMissing: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const now = this.options.now();
-    if (this.feed.live) {
-      const hit = this.entries.get(cacheKey);
-      if (hit && now - hit.storedAt < this.options.ttlMs) return hit.value;
+    const values = new Map<string, V>();
+    const missing: string[] = [];
+    for (const cacheKey of cacheKeys) {
+      const hit = this.feed.live ? this.entries.get(cacheKey) : undefined;
+      if (hit && now - hit.storedAt < this.options.ttlMs) values.set(cacheKey, hit.value);
+      else missing.push(cacheKey);
     }
+    if (missing.length === 0) return values;
     const changesBefore = this.changes;
     const wasLive = this.feed.live;
-    const value = await load();
-    if (wasLive && this.feed.live && this.changes === changesBefore && (this.options.keep?.(value) ?? true)) this.store(cacheKey, value, now);
-    return value;
+    const loaded = await loadMissing(missing);
+    const keepable = wasLive && this.feed.live && this.changes === changesBefore;
+    for (const cacheKey of missing) {
+      const value = loaded.get(cacheKey) as V;
+      values.set(cacheKey, value);
+      if (keepable && (this.options.keep?.(value) ?? true)) this.store(cacheKey, value, now);
+    }
+    return values;
   }
 
   private store(cacheKey: string, value: V, now: number): void {

@@ -3,7 +3,9 @@ import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE } from '../../domain/webhoo
 import { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 import type { TenantScope } from '../../domain/shared/environment';
+import type { Transaction } from '../../domain/ports/transactor';
 import { BatchingQueue } from '../shared/batching-queue';
+import { ChangeAwareCache } from '../shared/change-aware-cache';
 import type { DispatchSlot, WebhookDeps } from './webhook-deps';
 
 /** The body every delivery of an event carries: the public envelope, never the tenant id. */
@@ -26,11 +28,25 @@ export function envelopeBody(event: StoredEvent): string {
  * Events handled at the same time are fanned out together (a BatchingQueue): one listing of the endpoints of
  * every tenant in the batch, then ONE insert statement for every delivery of the batch, atomic by itself. Each
  * event's caller still learns its own count and acknowledges its own stream message.
+ *
+ * With a change feed, each tenant's receiving endpoints are kept in memory until a change of them is announced
+ * (created, changed, deleted, switched off by failures), so a batch usually costs the insert alone: one round
+ * trip less between an event's commit and its delivery, and no secrets unsealed per batch.
  */
 export class FanOutEvent {
   private readonly queue = new BatchingQueue<StoredEvent, number>((events) => this.fanOut(events));
+  private readonly receivingMemory: ChangeAwareCache<WebhookEndpoint[]> | null;
 
-  constructor(private readonly deps: WebhookDeps) {}
+  constructor(private readonly deps: WebhookDeps) {
+    this.receivingMemory = deps.changes
+      ? new ChangeAwareCache<WebhookEndpoint[]>(deps.changes, 'webhook_endpoints', {
+          changeKeyOf: (scopeKey) => scopeKey,
+          ttlMs: RECEIVING_MEMORY_TTL_MS,
+          maxEntries: 10_000,
+          now: () => deps.clock.now().getTime(),
+        })
+      : null;
+  }
 
   /** Resolves with the number of deliveries created for the event once they are committed. */
   execute(event: StoredEvent): Promise<number> {
@@ -48,7 +64,7 @@ export class FanOutEvent {
       // Two round trips, no transaction. An endpoint switched off in between gets a delivery its worker cancels
       // at send time.
       inserted = await deps.transactor.read(async (tx) => {
-        const endpoints = await deps.endpoints.listReceiving(tx, distinctScopes(events));
+        const endpoints = await this.receiving(tx, distinctScopes(events));
         const now = deps.clock.now();
         planned = events.flatMap((event) => {
           const receiving = endpoints.filter((e) => e.state.organizationId === event.organizationId && e.state.environment === event.environment && e.subscribesTo(event.type));
@@ -98,10 +114,31 @@ export class FanOutEvent {
     if (queuedForClaim > 0) deps.onDeliveriesDue?.();
     return events.map((event) => created.get(event.id) ?? 0);
   }
+
+  /** The endpoints of these tenants that receive deliveries: from memory where it holds them, the rest in one read. */
+  private async receiving(tx: Transaction, scopes: readonly TenantScope[]): Promise<WebhookEndpoint[]> {
+    if (!this.receivingMemory) return this.deps.endpoints.listReceiving(tx, scopes);
+    const byKey = new Map(scopes.map((scope) => [scopeKey(scope), scope]));
+    const lists = await this.receivingMemory.getMany([...byKey.keys()], async (missing) => {
+      const found = await this.deps.endpoints.listReceiving(tx, missing.map((key) => byKey.get(key)!));
+      const grouped = new Map(missing.map((key) => [key, [] as WebhookEndpoint[]]));
+      for (const endpoint of found) grouped.get(scopeKey(endpoint.state))?.push(endpoint);
+      return grouped;
+    });
+    return [...lists.values()].flat();
+  }
+}
+
+/** Endpoints change by announced writes only; this bounds a missed announcement. */
+const RECEIVING_MEMORY_TTL_MS = 60_000;
+
+/** The change-feed key of a tenant's endpoints (the repository announces the same). */
+function scopeKey(scope: TenantScope): string {
+  return `${scope.organizationId}:${scope.environment}`;
 }
 
 function distinctScopes(events: readonly StoredEvent[]): TenantScope[] {
   const scopes = new Map<string, TenantScope>();
-  for (const e of events) scopes.set(`${e.environment}:${e.organizationId}`, { organizationId: e.organizationId, environment: e.environment });
+  for (const e of events) scopes.set(scopeKey(e), { organizationId: e.organizationId, environment: e.environment });
   return [...scopes.values()];
 }

@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../domain/ports/change-feed';
 import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
@@ -49,4 +50,6 @@ export interface WebhookDeps {
   /** Called after a commit that made deliveries due now, so a local dispatcher sends them without waiting for its poll. */
   readonly onDeliveriesDue?: () => void;
   readonly localDispatch?: LocalDispatch;
+  /** When given, fan-out keeps each tenant's receiving endpoints in memory for as long as this feed vouches for them. */
+  readonly changes?: ChangeFeed;
 }

@@ -3,8 +3,11 @@
  * makes it (so it is announced only if it commits) and reaches every process of the installation.
  * - `api_keys`: key = the API key's id (announced when it is revoked).
  * - `connector_accounts`: key = `organizationId:environment` (announced when an account is added or changed).
+ * - `webhook_endpoints`: key = `organizationId:environment` (announced when an endpoint is added, changed, deleted
+ *   or switched off by its failures; not for the health counters of an endpoint that keeps receiving).
  */
-export type ChangeTopic = 'api_keys' | 'connector_accounts';
+export const CHANGE_TOPICS = ['api_keys', 'connector_accounts', 'webhook_endpoints'] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 export interface ChangeListener {
   /** A change of this key committed (in this process or another). */

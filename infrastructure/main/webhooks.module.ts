@@ -78,6 +78,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         settings,
         random: Math.random,
         onDeliveriesDue: () => dispatcher?.nudge(),
+        changes: core.changes,
       };
       const leaseMs = settings.timeoutMs + 5_000;
       const readModel = new WebhookReadModel(core.orm);
@@ -95,9 +96,11 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         workerUsers += 1;
         const opening = (workerOrm ??= openOrm(databaseUrl, workerPoolSize));
         const orm = await opening;
+        const transactor = new MikroOrmTransactor(orm);
+        core.changes.observe(transactor);
         return {
           orm,
-          deps: { ...deps, transactor: new MikroOrmTransactor(orm) },
+          deps: { ...deps, transactor },
           release: async () => {
             workerUsers -= 1;
             if (workerUsers > 0) return;

@@ -1,9 +1,8 @@
 import pg from 'pg';
-import type { ChangeFeed, ChangeListener, ChangeTopic } from '../../domain/ports/change-feed';
+import { CHANGE_TOPICS, type ChangeFeed, type ChangeListener, type ChangeTopic } from '../../domain/ports/change-feed';
 import type { Logger } from '../logging/logger';
 import { CHANGES_CHANNEL, type AnnouncedChange, type MikroOrmTransactor } from './mikro-orm-transactor';
 
-const TOPICS: readonly ChangeTopic[] = ['api_keys', 'connector_accounts'];
 const RECONNECT_DELAY_MS = 1_000;
 
 /**
@@ -28,6 +27,11 @@ export class PostgresChangeFeed implements ChangeFeed {
     private readonly databaseUrl: string | null,
     private readonly logger: Logger,
   ) {
+    this.observe(transactor);
+  }
+
+  /** Another transactor of this process (a pool of its own): its commits are told at once too, not only by NOTIFY. */
+  observe(transactor: MikroOrmTransactor): void {
     transactor.onChanges((changes) => this.tell(changes));
   }
 
@@ -76,7 +80,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.client !== client) return;
     this.listening = true;
     // Whatever was remembered before (or while reconnecting) may predate a change nobody heard of.
-    for (const topic of TOPICS) for (const listener of this.listeners.get(topic) ?? []) listener.onReset();
+    for (const topic of CHANGE_TOPICS) for (const listener of this.listeners.get(topic) ?? []) listener.onReset();
   }
 
   private lost(client: pg.Client, error: unknown): void {
@@ -101,5 +105,5 @@ export class PostgresChangeFeed implements ChangeFeed {
 function parse(payload: string): AnnouncedChange | null {
   const colon = payload.indexOf(':');
   const topic = payload.slice(0, colon) as ChangeTopic;
-  return colon > 0 && TOPICS.includes(topic) ? { topic, key: payload.slice(colon + 1) } : null;
+  return colon > 0 && (CHANGE_TOPICS as readonly string[]).includes(topic) ? { topic, key: payload.slice(colon + 1) } : null;
 }

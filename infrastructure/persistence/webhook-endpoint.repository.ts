@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/shared/domain-error';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookEndpoint, type WebhookEndpointState } from '../../domain/webhook/webhook-endpoint';
 import type { EndpointStatus } from '../../domain/webhook/webhook-endpoint.transitions';
-import { deferWrite, entityManager } from './mikro-orm-transactor';
+import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
 
 export interface EndpointRow {
   id: string;
@@ -113,6 +113,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       if (isUniqueViolation(error)) throw urlTaken();
       throw error;
     }
+    await announceEndpointsChanged(tx, endpoint);
   }
 
   async update(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
@@ -129,6 +130,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
       if (isUniqueViolation(error)) throw urlTaken();
       throw error;
     }
+    await announceEndpointsChanged(tx, endpoint);
   }
 
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean; includeDeleted?: boolean } = {}): Promise<WebhookEndpoint | null> {
@@ -204,7 +206,14 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
        where e.id = v.id`,
       [JSON.stringify(rows)],
     );
+    // Failures switched these off: fan-out in every process stops planning deliveries to them.
+    for (const endpoint of endpoints) if (!endpoint.receivesDeliveries()) await announceEndpointsChanged(tx, endpoint);
   }
+}
+
+/** Every process that remembers the tenant's receiving endpoints (fan-out) forgets them when this commits. */
+function announceEndpointsChanged(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
+  return announceChange(tx, 'webhook_endpoints', `${endpoint.state.organizationId}:${endpoint.state.environment}`);
 }
 
 function urlTaken(): DomainError {

@@ -60,6 +60,8 @@ describe('webhook endpoint health and isolation', function () {
     services.push(service);
     const m = await service.merchant();
     const ep = await m.sandbox.post('/v1/webhooks', { url: receiver.url('/dead'), enabledEvents: ['payment.*'] });
+    // A healthy endpoint of the same tenant: it tells when an event has been fanned out.
+    await m.sandbox.post('/v1/webhooks', { url: receiver.url('/alive'), enabledEvents: ['payment.failed'] });
     receiver.answer = (req) => (req.path === '/dead' ? { status: 500, body: 'down' } : { status: 200 });
     clock.set(new Date());
     const emit = (id: string) =>
@@ -85,6 +87,10 @@ describe('webhook endpoint health and isolation', function () {
     expect(deliveries).to.have.length(4);
     expect(deliveries.every((d) => d.status === 'disabled' || d.status === 'exhausted')).to.equal(true);
     expect(deliveries.some((d) => d.status === 'disabled')).to.equal(true);
+    // Events after the switch-off get no delivery to it (fan-out forgets the endpoint it may have remembered).
+    const [later] = await emit('pay_dead_later');
+    await receiver.waitFor((rs) => rs.some((r) => r.path === '/alive' && r.headers['service-event-id'] === later!.id));
+    expect((await m.sandbox.get(`/v1/webhooks/${ep.body.id}/deliveries`)).body.data).to.have.length(4);
     const sent = receiver.forPath('/dead').length;
     clock.advance(60_000);
     await new Promise((r) => setTimeout(r, 300));

@@ -312,6 +312,56 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       expect(audit.body.data.object.revealedFrom.ip).to.be.a('string');
     });
 
+    it('fans out to the endpoints as they are now: created, re-subscribed, moved, disabled or deleted through another process', async () => {
+      // The edge of a second process of the installation changes the endpoints; this service's fan-out, which
+      // remembers each tenant's endpoints, must plan every later event by the endpoints as changed.
+      const edge = await startTestService({ joining: service, workers: false, config: { deployment: 'local' }, modules: [webhooksModule()] });
+      try {
+        const m = await service.merchant('Endpoints elsewhere');
+        const through = edge.client(m.sandboxKey);
+        const emitFor = (type: string, id: string) => emit(type, { object: 'payment', id }, 'sandbox', m.organizationId);
+        const received = (path: string, eventId: string) => receiver.forPath(path).some((r) => r.headers['service-event-id'] === eventId);
+        const arrives = (path: string, eventId: string) => receiver.waitFor(() => received(path, eventId));
+
+        const a = (await through.post('/v1/webhooks', { url: receiver.url('/elsewhere-a'), enabledEvents: ['payment.*'] })).body.id as string;
+        const first = await emitFor('payment.captured', 'pay_e1');
+        await arrives('/elsewhere-a', first.id); // the fan-out now remembers [a] for this tenant
+
+        await through.post('/v1/webhooks', { url: receiver.url('/elsewhere-b'), enabledEvents: ['payment.*'] });
+        const second = await emitFor('payment.captured', 'pay_e2');
+        await arrives('/elsewhere-b', second.id);
+        await arrives('/elsewhere-a', second.id);
+
+        expect((await through.patch(`/v1/webhooks/${a}`, { enabledEvents: ['payment.failed'] })).status).to.equal(200);
+        const captured = await emitFor('payment.captured', 'pay_e3');
+        const failed = await emitFor('payment.failed', 'pay_e4');
+        await arrives('/elsewhere-a', failed.id);
+        await arrives('/elsewhere-b', failed.id);
+        expect(received('/elsewhere-a', captured.id)).to.equal(false);
+
+        expect((await through.patch(`/v1/webhooks/${a}`, { url: receiver.url('/elsewhere-a2') })).status).to.equal(200);
+        const moved = await emitFor('payment.failed', 'pay_e5');
+        await arrives('/elsewhere-a2', moved.id);
+        await arrives('/elsewhere-b', moved.id);
+        expect(received('/elsewhere-a', moved.id)).to.equal(false);
+
+        expect((await through.patch(`/v1/webhooks/${a}`, { enabled: false })).status).to.equal(200);
+        const whileDisabled = await emitFor('payment.failed', 'pay_e6');
+        await arrives('/elsewhere-b', whileDisabled.id);
+        expect((await through.delete(`/v1/webhooks/${a}`)).status).to.be.oneOf([200, 204]);
+        const listed = await through.get('/v1/webhooks');
+        const b = listed.body.data.find((e: { url: string }) => e.url.endsWith('/elsewhere-b')).id as string;
+        expect((await through.delete(`/v1/webhooks/${b}`)).status).to.be.oneOf([200, 204]);
+        const c = await through.post('/v1/webhooks', { url: receiver.url('/elsewhere-c'), enabledEvents: ['payment.*'] });
+        expect(c.status).to.equal(201);
+        const afterDeletes = await emitFor('payment.failed', 'pay_e7');
+        await arrives('/elsewhere-c', afterDeletes.id);
+        expect(received('/elsewhere-a2', whileDisabled.id) || received('/elsewhere-a2', afterDeletes.id) || received('/elsewhere-b', afterDeletes.id)).to.equal(false);
+      } finally {
+        await edge.stop();
+      }
+    });
+
     it('disabling cancels queued deliveries and returns canceledDeliveries; test and retry then answer 409', async () => {
       const r = await merchant.sandbox.post('/v1/webhooks', { url: receiver.url('/slow-fail'), enabledEvents: ['payment.authorized'] });
       const previous = receiver.answer;

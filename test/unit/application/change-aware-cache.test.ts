@@ -144,4 +144,37 @@ describe('ChangeAwareCache (in-memory reads dropped on announced changes)', () =
     await memory.get('hash_a', db.load);
     expect(db.state.reads).to.equal(5);
   });
+
+  it('reads several keys at once: remembered ones from memory, the others in ONE load, kept unless a change overlapped it', async () => {
+    const feed = new ScriptedFeed();
+    const memory = cache(feed);
+    const loads: string[][] = [];
+    const rows = new Map<string, Row>([
+      ['a', { id: 'key_a', version: 1 }],
+      ['b', { id: 'key_b', version: 1 }],
+    ]);
+    const loadMissing = async (missing: string[]) => {
+      loads.push(missing);
+      return new Map(missing.map((key) => [key, rows.get(key) ? { ...rows.get(key)! } : null]));
+    };
+    expect([...(await memory.getMany(['a'], loadMissing)).entries()]).to.deep.equal([['a', { id: 'key_a', version: 1 }]]);
+    rows.set('a', { id: 'key_a', version: 2 });
+    const both = await memory.getMany(['a', 'b'], loadMissing);
+    expect(both.get('a')).to.deep.equal({ id: 'key_a', version: 1 }); // remembered
+    expect(both.get('b')).to.deep.equal({ id: 'key_b', version: 1 });
+    expect(loads).to.deep.equal([['a'], ['b']]);
+
+    feed.change('key_a');
+    expect((await memory.getMany(['a', 'b'], loadMissing)).get('a')).to.deep.equal({ id: 'key_a', version: 2 });
+    expect(loads).to.deep.equal([['a'], ['b'], ['a']]);
+
+    // A change announced while a load is in flight: what it read is served but not kept.
+    feed.change('key_b');
+    await memory.getMany(['b'], async (missing) => {
+      feed.change('key_other');
+      return loadMissing(missing);
+    });
+    await memory.getMany(['b'], loadMissing);
+    expect(loads).to.deep.equal([['a'], ['b'], ['a'], ['b'], ['b']]);
+  });
 });
