@@ -15,6 +15,7 @@
  * events of other processes, of a relay that died, or whose publication failed.
  */
 import type { Orm } from '../persistence/orm';
+import { formatSql } from '../persistence/sql-literals';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
 import { NUMBERING_CTES } from './event-sequences';
@@ -36,6 +37,8 @@ export class OutboxRelay {
   private scanRequested = false;
   private stopped = true;
   private failures = 0;
+  /** Marks of published batches still on their way to the database (see markPublished). */
+  private readonly marking = new Set<Promise<void>>();
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -76,6 +79,7 @@ export class OutboxRelay {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.draining;
+    await Promise.all(this.marking);
   }
 
   private schedule(delayMs: number): void {
@@ -87,10 +91,14 @@ export class OutboxRelay {
     }, delayMs);
   }
 
-  /** Publishes everything unpublished (a scan of the outbox); resolves when it is empty or the transport failed. */
-  drain(): Promise<void> {
+  /**
+   * Publishes everything unpublished (a scan of the outbox); resolves when it is empty, and what it published is
+   * marked so, or when the transport failed.
+   */
+  async drain(): Promise<void> {
     this.scanRequested = true;
-    return this.run();
+    await this.run();
+    await Promise.all(this.marking);
   }
 
   /** Publishes the nudged events, and scans the outbox when asked to or when the last scan is a poll interval old. */
@@ -128,6 +136,24 @@ export class OutboxRelay {
     return this.draining;
   }
 
+  /**
+   * Off the relay's path: the next batch is claimed while this is written, and its commit does not wait for the
+   * WAL flush (synchronous_commit off for this transaction only). Both are safe because a lost mark only means a
+   * second publication: the events stay leased, so no relay claims them before the lease expires, and then they are
+   * published again, which the stream drops by event id (and consumers deduplicate). Measured under the paced
+   * fan-out load: a relay cycle was claim 48 + publish 32 + mark 55 ms at p50, the mark being a commit's flush.
+   */
+  private markPublished(ids: readonly string[]): void {
+    const em = this.orm.em.fork({ useContext: false });
+    const mark = formatSql(em.getPlatform(), MARK_PUBLISHED_SQL, [JSON.stringify(ids)]);
+    const marking = em.execute(`set local synchronous_commit = off; ${mark}`, [], 'run').then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ err: error, events: ids.length }, 'outbox relay could not mark events published; they are published again after their lease'),
+    );
+    this.marking.add(marking);
+    void marking.finally(() => this.marking.delete(marking));
+  }
+
   private takeNudged(): string[] {
     const ids: string[] = [];
     for (const id of this.nudged) {
@@ -148,9 +174,7 @@ export class OutboxRelay {
     const events = rows.map(storedEventFromRow).sort((a, b) => a.sequence - b.sequence);
     const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));
     const published = events.filter((_, index) => results[index].status === 'fulfilled').map((event) => event.id);
-    if (published.length > 0) {
-      await em.execute(`update events set published_at = now(), relay_lease_until = null where id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(published)]);
-    }
+    if (published.length > 0) this.markPublished(published);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
       // Release the lease at once so the next attempt does not wait for it to expire.
@@ -161,6 +185,11 @@ export class OutboxRelay {
     return rows.length;
   }
 }
+
+/**
+ * Sets published_at (and ends the lease) of published events. Their lease keeps other relays off them until then.
+ */
+const MARK_PUBLISHED_SQL = `update events set published_at = now(), relay_lease_until = null where id = any(array(select jsonb_array_elements_text(?::jsonb)))`;
 
 /**
  * The claim as one statement: lock the claimable rows (SKIP LOCKED, so relays share the work), number those without

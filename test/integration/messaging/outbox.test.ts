@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import type { StoredEvent } from '../../../domain/ports/event-outbox';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
@@ -16,6 +17,23 @@ import { createTestDatabase, testServers, uniqueStream } from '../../support/tes
 
 const logger = createLogger('silent');
 const ids = new UlidIdGenerator();
+
+/** Holds back every relay mark (the statement setting published_at) until released; records each one held. */
+function holdMarks(held: string[]): () => Promise<void> {
+  const original = pg.Client.prototype.query;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+    const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+    if (typeof text !== 'string' || !text.includes('synchronous_commit = off')) return (original as any).apply(this, args);
+    held.push(text);
+    return gate.then(() => (original as any).apply(this, args));
+  };
+  return async () => {
+    pg.Client.prototype.query = original;
+    open();
+  };
+}
 
 describe('transactional outbox, relay and event transports', () => {
   let orm: Orm;
@@ -115,6 +133,39 @@ describe('transactional outbox, relay and event transports', () => {
         expect(published.slice(1).sort()).to.deep.equal(quiet.map((e) => e.id).sort());
         expect(await unpublished('org_nudge')).to.equal(0);
       } finally {
+        await relay.stop();
+        await consumer.stop();
+      }
+    });
+
+    it('publishes the next batch while the previous one is still being marked, and a drain waits for the marks', async () => {
+      const published: string[] = [];
+      const transport = new InProcessTransport(logger);
+      const consumer = await transport.consume({ durableName: 'mark-test' }, async (event) => {
+        if (event.organizationId === 'org_mark') published.push(event.id);
+      });
+      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 });
+      relay.start();
+      await relay.drain(); // what earlier tests left
+      const marks: string[] = [];
+      const release = holdMarks(marks);
+      try {
+        const first = await append('org_mark');
+        relay.nudge(first.map((e) => e.id));
+        await eventually(() => published.length === 1 && marks.length === 1);
+        const second = await append('org_mark');
+        relay.nudge(second.map((e) => e.id));
+        await eventually(() => published.length === 2); // not held back by the first batch's mark
+        expect(await unpublished('org_mark')).to.equal(2);
+        let drained = false;
+        const draining = relay.drain().then(() => (drained = true));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(drained).to.equal(false);
+        await release();
+        await draining;
+        expect(await unpublished('org_mark')).to.equal(0);
+      } finally {
+        await release();
         await relay.stop();
         await consumer.stop();
       }
