@@ -25,8 +25,8 @@ export function envelopeBody(event: StoredEvent): string {
  * One delivery per subscribed endpoint of the event's organization and environment (spec: Events, Delivery).
  * Idempotent: deliveries are unique per (event, endpoint), so a redelivered stream message creates nothing new.
  *
- * Events handled at the same time are fanned out together (a BatchingQueue): one listing of the endpoints of
- * every tenant in the batch, then ONE insert statement for every delivery of the batch, atomic by itself. Each
+ * Events handled at the same time are fanned out together (a BatchingQueue): the endpoints of every tenant in
+ * the batch, then ONE insert statement for every delivery of the batch, atomic by itself. Each
  * event's caller still learns its own count and acknowledges its own stream message.
  *
  * With a change feed, each tenant's receiving endpoints are kept in memory until a change of them is announced
@@ -61,8 +61,8 @@ export class FanOutEvent {
     let planned: Array<{ event: StoredEvent; delivery: WebhookDelivery; endpoint: WebhookEndpoint }> = [];
     let inserted: Set<string>;
     try {
-      // Two round trips, no transaction. An endpoint switched off in between gets a delivery its worker cancels
-      // at send time.
+      // No transaction: the endpoints (a round trip only for tenants not in memory), then the insert. An endpoint
+      // switched off in between gets a delivery its worker cancels at send time.
       inserted = await deps.transactor.read(async (tx) => {
         const endpoints = await this.receiving(tx, distinctScopes(events));
         const now = deps.clock.now();
