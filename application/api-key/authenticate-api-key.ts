@@ -6,9 +6,6 @@ import type { Clock } from '../../domain/ports/clock';
 import type { Transactor } from '../../domain/ports/transactor';
 import { ChangeAwareCache } from '../shared/change-aware-cache';
 
-/** A revoked key stops working at once (the revocation is announced); this bounds a missed announcement. */
-const KEY_MEMORY_TTL_MS = 60_000;
-
 /**
  * Resolves a presented bearer secret to its active key, or null (unknown, revoked, or not a key).
  * With a change feed, active keys are remembered by secret hash (every API request saves a round trip); unknown
@@ -27,9 +24,7 @@ export class AuthenticateApiKey {
       ? new ChangeAwareCache<ApiKey | null>(remember.changes, 'api_keys', {
           changeKeyOf: (_hash, key) => key?.id ?? '',
           keep: (key) => key !== null,
-          ttlMs: KEY_MEMORY_TTL_MS,
-          maxEntries: 10_000,
-          now: () => remember.clock.now().getTime(),
+          clock: remember.clock,
         })
       : null;
   }

@@ -13,9 +13,7 @@ import type { ConnectorAccountDeps } from './connector-account-deps';
 import { descriptionsBySlug, effectiveCapabilities } from './connector-account-view';
 import type { Transaction } from '../../domain/ports/transactor';
 import { ChangeAwareCache } from '../shared/change-aware-cache';
-
-/** Accounts change by announced writes only; this bounds a missed announcement. */
-const ACCOUNTS_MEMORY_TTL_MS = 60_000;
+import { tenantChangeKey } from '../../domain/ports/change-feed';
 
 /** The connector-accounts capability as other use cases consume it (see the port's TSDoc). */
 export class ConnectorAccountDirectoryService implements ConnectorAccountDirectory {
@@ -23,14 +21,7 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
   private readonly routingMemory: ChangeAwareCache<ConnectorAccount[]> | null;
 
   constructor(private readonly deps: ConnectorAccountDeps) {
-    this.routingMemory = deps.changes
-      ? new ChangeAwareCache<ConnectorAccount[]>(deps.changes, 'connector_accounts', {
-          changeKeyOf: (scopeKey) => scopeKey,
-          ttlMs: ACCOUNTS_MEMORY_TTL_MS,
-          maxEntries: 10_000,
-          now: () => deps.clock.now().getTime(),
-        })
-      : null;
+    this.routingMemory = deps.changes ? new ChangeAwareCache<ConnectorAccount[]>(deps.changes, 'connector_accounts', { clock: deps.clock }) : null;
   }
 
   private toDirectory(account: ConnectorAccount, descriptions: Map<string, ConnectorDescription>): DirectoryAccount {
@@ -85,7 +76,7 @@ export class ConnectorAccountDirectoryService implements ConnectorAccountDirecto
   ): Promise<OpenedConnectorAccount[]> {
     const read = () => this.deps.transactor.read((tx) => this.deps.accounts.list(tx, scope));
     const [accounts, descriptions] = await Promise.all([
-      this.routingMemory ? this.routingMemory.get(`${scope.organizationId}:${scope.environment}`, read) : read(),
+      this.routingMemory ? this.routingMemory.get(tenantChangeKey(scope), read) : read(),
       descriptionsBySlug(this.deps),
     ]);
     return accounts

@@ -1,5 +1,5 @@
 import type { Payment, PaymentAttempt } from '../../domain/payment/payment';
-import type { AuthorizeRequest, PaymentRecoveryRepository } from '../../domain/ports/payment-recovery';
+import type { AuthorizeRequest, PaymentRecoveryRepository, SettleInput } from '../../domain/ports/payment-recovery';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
@@ -86,7 +86,7 @@ export class RoutingLease {
    * attempt whose outcome stayed unknown (timeouts). False: another holder took over; record nothing.
    */
   async settle(tx: Transaction, attempts: readonly PaymentAttempt[]): Promise<boolean> {
-    return this.recovery.store.settle(tx, { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+    return this.recovery.store.settle(tx, this.settleInput(attempts));
   }
 
   /**
@@ -95,7 +95,7 @@ export class RoutingLease {
    * whole (`isLeaseLost`) and nothing of it is recorded.
    */
   async settleQueued(tx: Transaction, attempts: readonly PaymentAttempt[]): Promise<void> {
-    await this.recovery.store.settleQueued(tx, { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+    await this.recovery.store.settleQueued(tx, this.settleInput(attempts));
   }
 
   isLeaseLost(error: unknown): boolean {
@@ -104,7 +104,11 @@ export class RoutingLease {
 
   /** `settle` plus the payment locked and read, in one round trip (tx2's first statement). */
   async settleAndLock(tx: Transaction, scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<{ held: boolean; payment: Payment | null }> {
-    return this.recovery.store.settleAndLock(tx, { scope, paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() });
+    return this.recovery.store.settleAndLock(tx, { ...this.settleInput(attempts), scope });
+  }
+
+  private settleInput(attempts: readonly PaymentAttempt[]): SettleInput {
+    return { paymentId: this.paymentId, leaseOwner: this.leaseOwner, reconcile: this.reconciliations(attempts), now: this.deps.clock.now() };
   }
 
   private reconciliations(attempts: readonly PaymentAttempt[]) {

@@ -3,6 +3,7 @@ import { SECRET_REVEALED_EVENT_TYPE, TEST_EVENT_TYPE } from '../../domain/webhoo
 import { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 import type { TenantScope } from '../../domain/shared/environment';
+import { tenantChangeKey } from '../../domain/ports/change-feed';
 import type { Transaction } from '../../domain/ports/transactor';
 import { BatchingQueue } from '../shared/batching-queue';
 import { ChangeAwareCache } from '../shared/change-aware-cache';
@@ -38,14 +39,7 @@ export class FanOutEvent {
   private readonly receivingMemory: ChangeAwareCache<WebhookEndpoint[]> | null;
 
   constructor(private readonly deps: WebhookDeps) {
-    this.receivingMemory = deps.changes
-      ? new ChangeAwareCache<WebhookEndpoint[]>(deps.changes, 'webhook_endpoints', {
-          changeKeyOf: (scopeKey) => scopeKey,
-          ttlMs: RECEIVING_MEMORY_TTL_MS,
-          maxEntries: 10_000,
-          now: () => deps.clock.now().getTime(),
-        })
-      : null;
+    this.receivingMemory = deps.changes ? new ChangeAwareCache<WebhookEndpoint[]>(deps.changes, 'webhook_endpoints', { clock: deps.clock }) : null;
   }
 
   /** Resolves with the number of deliveries created for the event once they are committed. */
@@ -118,27 +112,19 @@ export class FanOutEvent {
   /** The endpoints of these tenants that receive deliveries: from memory where it holds them, the rest in one read. */
   private async receiving(tx: Transaction, scopes: readonly TenantScope[]): Promise<WebhookEndpoint[]> {
     if (!this.receivingMemory) return this.deps.endpoints.listReceiving(tx, scopes);
-    const byKey = new Map(scopes.map((scope) => [scopeKey(scope), scope]));
+    const byKey = new Map(scopes.map((scope) => [tenantChangeKey(scope), scope]));
     const lists = await this.receivingMemory.getMany([...byKey.keys()], async (missing) => {
       const found = await this.deps.endpoints.listReceiving(tx, missing.map((key) => byKey.get(key)!));
       const grouped = new Map(missing.map((key) => [key, [] as WebhookEndpoint[]]));
-      for (const endpoint of found) grouped.get(scopeKey(endpoint.state))?.push(endpoint);
+      for (const endpoint of found) grouped.get(tenantChangeKey(endpoint.state))?.push(endpoint);
       return grouped;
     });
     return [...lists.values()].flat();
   }
 }
 
-/** Endpoints change by announced writes only; this bounds a missed announcement. */
-const RECEIVING_MEMORY_TTL_MS = 60_000;
-
-/** The change-feed key of a tenant's endpoints (the repository announces the same). */
-function scopeKey(scope: TenantScope): string {
-  return `${scope.organizationId}:${scope.environment}`;
-}
-
 function distinctScopes(events: readonly StoredEvent[]): TenantScope[] {
   const scopes = new Map<string, TenantScope>();
-  for (const e of events) scopes.set(scopeKey(e), { organizationId: e.organizationId, environment: e.environment });
+  for (const e of events) scopes.set(tenantChangeKey(e), { organizationId: e.organizationId, environment: e.environment });
   return [...scopes.values()];
 }

@@ -1,13 +1,20 @@
+import type { TenantScope } from '../shared/environment';
+
 /**
  * Data a process keeps in memory between requests, by topic. A change is announced in the transaction that
  * makes it (so it is announced only if it commits) and reaches every process of the installation.
  * - `api_keys`: key = the API key's id (announced when it is revoked).
- * - `connector_accounts`: key = `organizationId:environment` (announced when an account is added or changed).
- * - `webhook_endpoints`: key = `organizationId:environment` (announced when an endpoint is added, changed, deleted
+ * - `connector_accounts`: key = `tenantChangeKey(scope)` (announced when an account is added or changed).
+ * - `webhook_endpoints`: key = `tenantChangeKey(scope)` (announced when an endpoint is added, changed, deleted
  *   or switched off by its failures; not for the health counters of an endpoint that keeps receiving).
  */
 export const CHANGE_TOPICS = ['api_keys', 'connector_accounts', 'webhook_endpoints'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** The change key of data kept per tenant: what the writer announces and the reader remembers under. */
+export function tenantChangeKey(scope: TenantScope): string {
+  return `${scope.organizationId}:${scope.environment}`;
+}
 
 export interface ChangeListener {
   /** A change of this key committed (in this process or another). */

@@ -40,6 +40,14 @@ export interface ReconciliationTask {
   readonly leaseOwner: string;
 }
 
+/** What ending a routing needs: its holder, and the attempts whose outcome stayed unknown (to reconcile). */
+export interface SettleInput {
+  readonly paymentId: string;
+  readonly leaseOwner: string;
+  readonly reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>;
+  readonly now: Date;
+}
+
 /**
  * Durable routing state of card authorizations (crash recovery) and the queue of unknown outcomes to reconcile.
  * Times are the application clock's, passed in.
@@ -56,21 +64,21 @@ export interface PaymentRecoveryRepository {
    * tx2: ends the routing if `leaseOwner` still holds it and queues the reconciliations of unknown outcomes, in one
    * statement. False: another holder took the payment over; the caller must not record an outcome.
    */
-  settle(tx: Transaction, input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date }): Promise<boolean>;
+  settle(tx: Transaction, input: SettleInput): Promise<boolean>;
   /**
    * `settle` and the payment locked (FOR UPDATE) and read, in ONE statement: tx2 pays no extra round trip for the
    * lease check. `held` false: record nothing.
    */
   settleAndLock(
     tx: Transaction,
-    input: { scope: TenantScope; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+    input: SettleInput & { scope: TenantScope },
   ): Promise<{ held: boolean; payment: Payment | null }>;
   /**
    * `settle` queued with the unit's other writes (no round trip of its own), for a holder that records its outcome
    * without reading the payment again. When the lease is no longer held the unit fails as a whole, nothing of it
    * is recorded, and `isLeaseLost` recognizes the error.
    */
-  settleQueued(tx: Transaction, input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date }): Promise<void>;
+  settleQueued(tx: Transaction, input: SettleInput): Promise<void>;
   /** True for the failure of a unit whose `settleQueued` found the lease taken over. */
   isLeaseLost(error: unknown): boolean;
   /** Routings whose lease expired before `now` (SKIP LOCKED), leased to `leaseOwner` until `leaseUntil`. */

@@ -1,3 +1,4 @@
+import { tenantChangeKey } from '../../domain/ports/change-feed';
 import { ConnectorAccount, type ConnectorAccountState } from '../../domain/connector-account/connector-account';
 import {
   RECENT_CALLS_WINDOW,
@@ -239,5 +240,5 @@ function timingSafeEqualText(a: string, b: string): boolean {
 
 /** Processes that keep an environment's accounts in memory (for routing) read them again once this commits. */
 function announceAccountsChanged(tx: Transaction, account: ConnectorAccount): Promise<void> {
-  return announceChange(tx, 'connector_accounts', `${account.state.organizationId}:${account.state.environment}`);
+  return announceChange(tx, 'connector_accounts', tenantChangeKey(account.state));
 }

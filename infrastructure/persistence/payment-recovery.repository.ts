@@ -5,6 +5,7 @@ import type {
   InFlightRouting,
   PaymentRecoveryRepository,
   ReconciliationTask,
+  SettleInput,
 } from '../../domain/ports/payment-recovery';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment } from '../../domain/shared/environment';
@@ -26,7 +27,7 @@ const SETTLE_CTE = `with settled as (
 const LEASE_LOST_SQLSTATE = 'PL001';
 
 /** SETTLE_CTE's parameters, in order. */
-function settleParams(input: { paymentId: string; leaseOwner: string; reconcile: readonly unknown[]; now: Date }): unknown[] {
+function settleParams(input: SettleInput): unknown[] {
   const now = input.now.toISOString();
   return [input.paymentId, input.leaseOwner, now, now, now, JSON.stringify(input.reconcile)];
 }
@@ -102,7 +103,7 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
 
   async settle(
     tx: Transaction,
-    input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+    input: SettleInput,
   ): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ n: number }>>(`${SETTLE_CTE} select count(*)::int as n from settled`, settleParams(input));
     return Number(rows[0]?.n ?? 0) === 1;
@@ -110,7 +111,7 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
 
   async settleQueued(
     tx: Transaction,
-    input: { paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+    input: SettleInput,
   ): Promise<void> {
     // routing_lease_held raises PL001 unless this deleted the routing row: the unit then rolls back as a whole.
     await deferWrite(tx, `${SETTLE_CTE} select routing_lease_held((select count(*) from settled))`, settleParams(input));
@@ -122,7 +123,7 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
 
   async settleAndLock(
     tx: Transaction,
-    input: { scope: { organizationId: string; environment: Environment }; paymentId: string; leaseOwner: string; reconcile: ReadonlyArray<{ attemptId: string; connectorAccountId: string; reversalKey: string }>; now: Date },
+    input: SettleInput & { scope: { organizationId: string; environment: Environment } },
   ): Promise<{ held: boolean; payment: Payment | null }> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown; held: number }>>(
       `${SETTLE_CTE}

@@ -1,3 +1,4 @@
+import { tenantChangeKey } from '../../domain/ports/change-feed';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
@@ -213,7 +214,7 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
 
 /** Every process that remembers the tenant's receiving endpoints (fan-out) forgets them when this commits. */
 function announceEndpointsChanged(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
-  return announceChange(tx, 'webhook_endpoints', `${endpoint.state.organizationId}:${endpoint.state.environment}`);
+  return announceChange(tx, 'webhook_endpoints', tenantChangeKey(endpoint.state));
 }
 
 function urlTaken(): DomainError {

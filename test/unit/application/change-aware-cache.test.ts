@@ -35,13 +35,14 @@ function source() {
   return { state, load };
 }
 
-function cache(feed: ScriptedFeed, clock = { now: 0 }) {
+/** `time.now` in milliseconds, moved by the tests. */
+function cache(feed: ScriptedFeed, time = { now: 0 }) {
   return new ChangeAwareCache<Row | null>(feed, 'api_keys', {
     changeKeyOf: (_cacheKey, row) => row?.id ?? '',
     keep: (row) => row !== null,
     ttlMs: 1_000,
     maxEntries: 2,
-    now: () => clock.now,
+    clock: { now: () => new Date(time.now) },
   });
 }
 
