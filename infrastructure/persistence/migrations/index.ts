@@ -15,6 +15,7 @@ import { Migration20261122009800PaymentRecovery } from './Migration2026112200980
 import { Migration20261122010000LeanerWriteIndexes } from './Migration20261122010000LeanerWriteIndexes';
 import { Migration20261125000100DropRedundantDeliveryIndex } from './Migration20261125000100DropRedundantDeliveryIndex';
 import { Migration20261125000200RoutingLeaseCheck } from './Migration20261125000200RoutingLeaseCheck';
+import { Migration20261125000300LeanerDeliveryWrites } from './Migration20261125000300LeanerDeliveryWrites';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -29,4 +30,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122010000LeanerWriteIndexes', class: Migration20261122010000LeanerWriteIndexes },
   { name: 'Migration20261125000100DropRedundantDeliveryIndex', class: Migration20261125000100DropRedundantDeliveryIndex },
   { name: 'Migration20261125000200RoutingLeaseCheck', class: Migration20261125000200RoutingLeaseCheck },
+  { name: 'Migration20261125000300LeanerDeliveryWrites', class: Migration20261125000300LeanerDeliveryWrites },
 ];

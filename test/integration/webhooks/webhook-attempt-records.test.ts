@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { AttemptDelivery, type PendingRecord } from '../../../application/webhook/attempt-delivery';
 import { FanOutEvent } from '../../../application/webhook/fan-out-event';
@@ -91,8 +92,26 @@ describe('webhook attempt records (PostgreSQL)', () => {
     const [bAgain] = await deps.transactor.read((tx) => deliveries.findByIds(tx, [b.id]));
     await sql(`update webhook_deliveries set lease_owner = 'worker-1' where id = ?`, [b.id]);
     await attempt.record([sent(bAgain, 204)]);
-    const seqs = await sql<{ seq: number; number: number; succeeded: boolean }>(`select seq, number, succeeded from webhook_delivery_attempts where delivery_id = ? order by seq`, [b.id]);
-    expect(seqs).to.deep.equal([{ seq: 1, number: 1, succeeded: false }, { seq: 2, number: 2, succeeded: true }]);
+    const seqs = await sql<{ number: number; succeeded: boolean }>(`select number, succeeded from webhook_delivery_attempts where delivery_id = ? order by seq`, [b.id]);
+    expect(seqs).to.deep.equal([{ number: 1, succeeded: false }, { number: 2, succeeded: true }]);
+  });
+
+  it('stores a delivery body out of line once: recording attempts keeps it where it is', async () => {
+    const endpoint = await newEndpoint('http://127.0.0.1:9/toast');
+    // An envelope like a payment's (1.7 kB, about 1 kB compressed): small enough to stay in the row, compressed, with
+    // PostgreSQL's default toast target, so every version an outcome writes would carry a copy of it.
+    const body = JSON.stringify({ id: 'evt_big', data: { object: { id: 'pay_big', description: 'card payment '.repeat(120), note: randomBytes(450).toString('hex') } } });
+    const delivery = WebhookDelivery.create({ id: deps.ids.next('whd_'), ...scope, endpointId: endpoint.id, eventId: deps.ids.next('evt_'), eventType: 'payment.captured', body, now: clock.now() });
+    await deps.transactor.read((tx) => deliveries.insertManyIfAbsent(tx, [{ delivery, lease: { owner: 'worker-1', until: new Date(clock.now().getTime() + 60_000) } }]));
+    const [{ toast }] = await sql<{ toast: string }>(`select reltoastrelid::regclass::text as toast from pg_class where relname = 'webhook_deliveries'`);
+    const chunks = async () => (await sql<{ chunk_id: number }>(`select distinct chunk_id from ${toast} order by chunk_id`)).map((row) => Number(row.chunk_id));
+    const before = await chunks();
+    expect(before, 'the body is stored out of line').to.not.be.empty;
+
+    await new AttemptDelivery(deps).record([sent(delivery, 500)]);
+    expect(await chunks(), 'the new row version points at the same stored body').to.deep.equal(before);
+    const [row] = await sql<{ body: string; status: string }>(`select body, status from webhook_deliveries where id = ?`, [delivery.id]);
+    expect(row).to.deep.equal({ body, status: 'failed' });
   });
 
   it('keeps a manual retry or a cancel made while the attempt was in flight, and still stores the attempt', async () => {
@@ -116,6 +135,23 @@ describe('webhook attempt records (PostgreSQL)', () => {
       [endpoint.id],
     );
     expect(attempts).to.have.length(2);
+  });
+
+  it('gives back the lease of a delivery it did not send, changing nothing else unless it cancels it', async () => {
+    const endpoint = await newEndpoint('http://127.0.0.1:9/skipped');
+    const [kept, canceled] = await queued(endpoint, 2);
+    await new AttemptDelivery(deps).record([
+      { kind: 'skipped', delivery: kept, leaseOwner: 'worker-1', cancel: false },
+      { kind: 'skipped', delivery: canceled, leaseOwner: 'worker-1', cancel: true },
+    ]);
+    const rows = await sql<{ id: string; status: string; attempts: number; lease_owner: string | null; lease_until: Date | null }>(
+      `select id, status, attempts, lease_owner, lease_until from webhook_deliveries where endpoint_id = ?`,
+      [endpoint.id],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(kept.id)).to.deep.equal({ id: kept.id, status: 'pending', attempts: 0, lease_owner: null, lease_until: null });
+    expect(byId.get(canceled.id)).to.deep.equal({ id: canceled.id, status: 'disabled', attempts: 0, lease_owner: null, lease_until: null });
+    expect(await sql(`select 1 from webhook_delivery_attempts where endpoint_id = ?`, [endpoint.id])).to.be.empty;
   });
 
   it('releases only its own lease', async () => {
