@@ -88,7 +88,7 @@ describe('webhook attempt records (PostgreSQL)', () => {
     // In finishing order: success, then two failures.
     expect(health[0]).to.deep.equal({ consecutive_failures: 2, status: 'failing' });
 
-    // The next attempt of b continues its own numbering.
+    // The next attempt of b is listed after its first (seq orders a delivery's attempts).
     const [bAgain] = await deps.transactor.read((tx) => deliveries.findByIds(tx, [b.id]));
     await sql(`update webhook_deliveries set lease_owner = 'worker-1' where id = ?`, [b.id]);
     await attempt.record([sent(bAgain, 204)]);
