@@ -74,7 +74,8 @@ export class WebhookDeliveryDispatcher {
     this.maxConcurrent = options.maxConcurrent ?? 1024;
     // A fan-out batch hands an endpoint one delivery per event of the batch at once: with 32, a 100 events/s burst
     // met the bound, handovers stopped for every endpoint and 15-20 % of deliveries waited for claims (p99 from
-    // delivery row to send 460-1,200 ms; 40-70 ms with 64). Sixteen endpoints timing out still leave half the slots.
+    // delivery row to send 460-1,200 ms; 40-70 ms with 64). The price: eight endpoints that time out hold half of a
+    // worker's slots (sixteen would hold all; with 32 it took twice as many).
     this.perEndpoint = options.perEndpoint ?? 64;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.recordBatch = options.recordBatch ?? 200;
