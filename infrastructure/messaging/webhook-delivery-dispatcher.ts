@@ -6,11 +6,14 @@
  *
  * Concurrency is per delivery and bounded twice: `maxConcurrent` leased per process, and at most
  * `perEndpoint` leased deliveries per endpoint across all workers, so one slow endpoint (10 s timeouts)
- * can never occupy every slot and delay the others.
+ * can never occupy every slot and delay the others. An endpoint whose latest attempt from this process failed
+ * (no answer, or not 2xx) gets `failingPerEndpoint` instead until one succeeds: a dead endpoint then holds a few
+ * slots, not a healthy endpoint's share, however many endpoints are down at once.
  *
  * Fan-out in this process hands new deliveries over directly (`reserve`): inserted leased to this worker and
  * sent at once, no claim round trip. It does so only within this process's limits, and only while no due
- * delivery waits for a claim (so new events never overtake a backlog); the rest waits for the claim.
+ * delivery of that endpoint waits for a claim (so new events never overtake a backlog; after the process bound was
+ * met, none until a claim); the rest waits for the claim.
  * Handed-over deliveries are bounded per process: in total by leases not yet recorded, per endpoint by HTTP
  * requests still open, which is what a slow endpoint holds. (Counting unrecorded leases per endpoint made a
  * fast endpoint look busy while its outcomes waited for the next group commit: at 1,000 deliveries/s most
@@ -24,17 +27,22 @@
 import type { AttemptDelivery, PendingRecord } from '../../application/webhook/attempt-delivery';
 import type { DispatchSlot } from '../../application/webhook/webhook-deps';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
-import type { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
+import { isSuccessStatus, type WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
 import type { Orm } from '../persistence/orm';
 import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from '../persistence/webhook-delivery.repository';
+
+/** Failing endpoints remembered per process; beyond, the oldest failure is forgotten (its endpoint gets the full bound). */
+const MAX_REMEMBERED_FAILING = 10_000;
 
 export interface DispatcherOptions {
   /** Identifies this worker's leases. */
   readonly workerId: string;
   readonly maxConcurrent?: number;
   readonly perEndpoint?: number;
+  /** The bound of an endpoint whose latest attempt here failed. */
+  readonly failingPerEndpoint?: number;
   readonly pollIntervalMs?: number;
   /** Most attempts recorded by one transaction. */
   readonly recordBatch?: number;
@@ -51,14 +59,23 @@ export class WebhookDeliveryDispatcher {
   private leased = 0;
   /** Held and not yet answered (or abandoned), per endpoint: what `perEndpoint` bounds for handovers. */
   private readonly openPerEndpoint = new Map<string, number>();
+  /** Endpoints whose latest attempt from this process failed, oldest first (bounded, see markOutcome). */
+  private readonly failing = new Set<string>();
   /** Due deliveries may be waiting for a claim: no handovers then, or new events would overtake older ones. */
   private backlog = true;
+  /**
+   * The same per endpoint: one of its deliveries was left to the claim because the endpoint was at its bound. Only
+   * that endpoint's handovers stop (a dead endpoint must not send every other endpoint's deliveries through claims).
+   * Cleared with `backlog`, by a claim that leaves nothing due behind.
+   */
+  private readonly waitingForClaim = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private again = false;
   private stopped = true;
   private readonly maxConcurrent: number;
   private readonly perEndpoint: number;
+  private readonly failingPerEndpoint: number;
   private readonly pollIntervalMs: number;
   private readonly recordBatch: number;
 
@@ -74,9 +91,9 @@ export class WebhookDeliveryDispatcher {
     this.maxConcurrent = options.maxConcurrent ?? 1024;
     // A fan-out batch hands an endpoint one delivery per event of the batch at once: with 32, a 100 events/s burst
     // met the bound, handovers stopped for every endpoint and 15-20 % of deliveries waited for claims (p99 from
-    // delivery row to send 460-1,200 ms; 40-70 ms with 64). The price: eight endpoints that time out hold half of a
-    // worker's slots (sixteen would hold all; with 32 it took twice as many).
+    // delivery row to send 460-1,200 ms; 40-70 ms with 64). Failing endpoints get far fewer (failingPerEndpoint).
     this.perEndpoint = options.perEndpoint ?? 64;
+    this.failingPerEndpoint = Math.min(options.failingPerEndpoint ?? 4, this.perEndpoint);
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.recordBatch = options.recordBatch ?? 200;
   }
@@ -98,9 +115,13 @@ export class WebhookDeliveryDispatcher {
 
   /** A place for one new delivery to this endpoint, sent as soon as it is committed leased to `workerId`. */
   reserve(endpointId: string): DispatchSlot | null {
-    if (this.stopped || this.backlog) return null;
-    if (this.leased >= this.maxConcurrent || (this.openPerEndpoint.get(endpointId) ?? 0) >= this.perEndpoint) {
+    if (this.stopped || this.backlog || this.waitingForClaim.has(endpointId)) return null;
+    if (this.leased >= this.maxConcurrent) {
       this.backlog = true;
+      return null;
+    }
+    if ((this.openPerEndpoint.get(endpointId) ?? 0) >= this.boundOf(endpointId)) {
+      this.waitingForClaim.add(endpointId);
       return null;
     }
     this.hold(endpointId);
@@ -119,6 +140,20 @@ export class WebhookDeliveryDispatcher {
         this.drop(endpointId);
       },
     };
+  }
+
+  private boundOf(endpointId: string): number {
+    return this.failing.has(endpointId) ? this.failingPerEndpoint : this.perEndpoint;
+  }
+
+  /** Remembers whether the endpoint's latest attempt here failed; at most MAX_REMEMBERED_FAILING, the oldest forgotten. */
+  private markOutcome(pending: PendingRecord): void {
+    if (pending.kind !== 'sent') return;
+    const endpointId = pending.delivery.state.endpointId;
+    this.failing.delete(endpointId);
+    if (isSuccessStatus(pending.result.responseStatus) && pending.result.error === null) return;
+    this.failing.add(endpointId);
+    if (this.failing.size > MAX_REMEMBERED_FAILING) this.failing.delete(this.failing.values().next().value as string);
   }
 
   private hold(endpointId: string): void {
@@ -178,6 +213,7 @@ export class WebhookDeliveryDispatcher {
           const claimed = await this.claim(free);
           // A claim that got less than it asked for left nothing due behind.
           this.backlog = claimed.length === free;
+          if (!this.backlog) this.waitingForClaim.clear();
           if (claimed.length === 0) continue;
           for (const delivery of claimed) this.hold(delivery.state.endpointId);
           let endpoints: Awaited<ReturnType<AttemptDelivery['endpointsOf']>>;
@@ -206,6 +242,7 @@ export class WebhookDeliveryDispatcher {
       .then(
         (pending) => {
           this.answered(delivery.state.endpointId);
+          this.markOutcome(pending);
           this.toRecord.push(pending);
           this.flush();
         },
@@ -271,7 +308,8 @@ export class WebhookDeliveryDispatcher {
              select d.id, d.next_retry_at from webhook_deliveries d
               where d.endpoint_id = q.endpoint_id and d.status in ('pending', 'failed') and d.next_retry_at <= ?
                 and (d.lease_until is null or d.lease_until <= ?)
-              order by d.next_retry_at limit greatest(? - busy.n, 0)
+              order by d.next_retry_at
+              limit greatest(case when q.endpoint_id in (select jsonb_array_elements_text(?::jsonb)) then ? else ? end - busy.n, 0)
            ) c
           where q.endpoint_id is not null
        )
@@ -282,7 +320,7 @@ export class WebhookDeliveryDispatcher {
              and d.status in ('pending', 'failed') and (d.lease_until is null or d.lease_until <= ?)
            for update skip locked)
        returning ${DELIVERY_COLUMNS}`,
-      [now, now, now, this.perEndpoint, this.options.workerId, leaseUntil, limit, now],
+      [now, now, now, JSON.stringify([...this.failing]), this.failingPerEndpoint, this.perEndpoint, this.options.workerId, leaseUntil, limit, now],
     );
     return rows.map((row) => deliveryFromRow(row));
   }

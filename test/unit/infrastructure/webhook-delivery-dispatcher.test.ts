@@ -14,13 +14,28 @@ import { eventually } from '../../support/eventually';
  * No database: claims find nothing (an empty queue), and the attempt's send and record are controlled here.
  */
 describe('webhook delivery dispatcher: handover limits', () => {
-  function setUp() {
-    const answers: Array<() => void> = [];
+  function setUp(limits: { perEndpoint: number; failingPerEndpoint?: number } = { perEndpoint: 1 }) {
+    const answers: Array<(status?: number | null) => void> = [];
     const records: Array<{ batch: readonly PendingRecord[]; done: () => void }> = [];
     const attempt = {
-      // Each send stays open until the test answers it.
+      // Each send stays open until the test answers it: with an HTTP status (null: no answer), or as not sent.
       send: (delivery: WebhookDelivery) =>
-        new Promise<PendingRecord>((resolve) => answers.push(() => resolve({ kind: 'skipped', delivery, leaseOwner: 'w1', cancel: false }))),
+        new Promise<PendingRecord>((resolve) =>
+          answers.push((status) =>
+            resolve(
+              status === undefined
+                ? { kind: 'skipped', delivery, leaseOwner: 'w1', cancel: false }
+                : {
+                    kind: 'sent',
+                    delivery,
+                    leaseOwner: 'w1',
+                    attemptNumber: 1,
+                    headerInput: { eventId: 'evt_1', eventType: 'payment.captured', attempt: 1, apiVersion: '', customHeaders: {} },
+                    result: { startedAt: new Date(), durationMs: 1, responseStatus: status, responseBody: null, error: status === null ? 'ETIMEDOUT' : null },
+                  },
+            ),
+          ),
+        ),
       // Each group commit stays open until the test completes it.
       record: (batch: readonly PendingRecord[]) => new Promise<void>((done) => records.push({ batch, done })),
       endpointsOf: async () => new Map(),
@@ -28,8 +43,8 @@ describe('webhook delivery dispatcher: handover limits', () => {
     const emptyQueue = { em: { fork: () => ({ execute: async () => [] }) } } as unknown as Orm;
     const dispatcher = new WebhookDeliveryDispatcher(emptyQueue, attempt, new ManualClock(new Date('2026-11-25T00:00:00Z')), createLogger('silent'), {
       workerId: 'w1',
-      perEndpoint: 1,
-      maxConcurrent: 2,
+      ...limits,
+      maxConcurrent: 8,
       pollIntervalMs: 60_000,
       leaseMs: 15_000,
     });
@@ -38,9 +53,10 @@ describe('webhook delivery dispatcher: handover limits', () => {
     const endpoint = {} as WebhookEndpoint;
     /** Hands one delivery over to this endpoint and waits until its request is open. */
     const sendOne = async (endpointId: string) => {
+      const open = answers.length;
       const slot = await eventually(() => dispatcher.reserve(endpointId));
       slot.send(delivery(endpointId), endpoint);
-      await eventually(() => answers.length === 1);
+      await eventually(() => answers.length === open + 1);
     };
     return { dispatcher, answers, records, sendOne };
   }
@@ -67,14 +83,55 @@ describe('webhook delivery dispatcher: handover limits', () => {
     }
   });
 
-  it('refuses a handover while the endpoint has as many requests open as its limit', async () => {
+  it('refuses a handover while the endpoint has as many requests open as its limit, and only to that endpoint', async () => {
     const { dispatcher, answers, records, sendOne } = setUp();
     dispatcher.start();
     try {
       await sendOne('we_slow');
       expect(dispatcher.reserve('we_slow'), 'its one request is still open').to.equal(null);
+      const other = dispatcher.reserve('we_other');
+      expect(other, 'another endpoint is not held back by the slow one').to.not.equal(null);
+      other!.release();
       answers[0]();
+      // Answered, but a delivery of we_slow was left to the claim meanwhile: none of its new ones overtakes it until
+      // a claim has found nothing left due (here the next one, on the empty queue).
+      expect(dispatcher.reserve('we_slow')).to.equal(null);
+      dispatcher.nudge();
+      const again = await eventually(() => dispatcher.reserve('we_slow'));
+      again.release();
     } finally {
+      await stopWithRecordsCompleted(dispatcher, records);
+    }
+  });
+
+  it('gives an endpoint whose latest attempt failed a smaller bound until an attempt succeeds', async () => {
+    const { dispatcher, answers, records, sendOne } = setUp({ perEndpoint: 3, failingPerEndpoint: 1 });
+    // Every outcome is recorded as soon as it is handed over: only the open requests count here.
+    const recording = setInterval(() => records.forEach((record) => record.done()), 2);
+    const answer = async (index: number, status: number | null) => {
+      answers[index](status);
+      await eventually(() => dispatcher.activeAttempts === 0);
+      dispatcher.nudge(); // a claim (of the empty queue) lets the endpoint's handovers go again
+    };
+    dispatcher.start();
+    try {
+      await sendOne('we_down');
+      await answer(0, null); // no answer: timed out
+      await sendOne('we_down');
+      expect(dispatcher.reserve('we_down'), 'a failing endpoint gets one request at a time').to.equal(null);
+      await answer(1, 503);
+      await sendOne('we_down');
+      expect(dispatcher.reserve('we_down'), 'still failing').to.equal(null);
+      await answer(2, 200);
+      // Healthy again: three requests at once.
+      await sendOne('we_down');
+      await sendOne('we_down');
+      const third = await eventually(() => dispatcher.reserve('we_down'));
+      third.release();
+      answers[3](200);
+      answers[4](200);
+    } finally {
+      clearInterval(recording);
       await stopWithRecordsCompleted(dispatcher, records);
     }
   });
