@@ -4,6 +4,7 @@ import type { CustomerListQuery, CustomerRepository, ProductionUsage, SavedPayme
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { entityManager } from './mikro-orm-transactor';
+import { sameTenant } from './tenant-guard';
 
 const parse = <T>(doc: unknown): T => (typeof doc === 'string' ? JSON.parse(doc) : doc) as T;
 
@@ -19,14 +20,14 @@ export class SqlCustomerRepository implements CustomerRepository {
   async update(tx: Transaction, customer: Customer): Promise<void> {
     const c = customer.toPrimitives();
     await entityManager(tx).execute(
-      `update customers set name = ?, email = ?, document = ?, doc = ?::jsonb, updated_at = ? where id = ? and organization_id = ? and environment = ?`,
+      `update customers set name = ?, email = ?, document = ?, doc = ?::jsonb, updated_at = ? where id = ? and ${sameTenant()}`,
       [c.name, c.email, c.document, JSON.stringify(c), c.updatedAt, c.id, c.organizationId, c.environment],
     );
   }
 
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<Customer | null> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
-      `select doc from customers where id = ? and organization_id = ? and environment = ?${options.forUpdate ? ' for update' : ''}`,
+      `select doc from customers where id = ? and ${sameTenant()}${options.forUpdate ? ' for update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ? Customer.fromPrimitives(parse<CustomerPrimitives>(rows[0].doc)) : null;
@@ -64,14 +65,14 @@ export class SqlSavedPaymentMethodRepository implements SavedPaymentMethodReposi
   async update(tx: Transaction, method: SavedPaymentMethod): Promise<void> {
     const m = method.toPrimitives();
     await entityManager(tx).execute(
-      `update payment_methods set doc = ?::jsonb, updated_at = ?, deleted_at = ? where id = ? and organization_id = ? and environment = ?`,
+      `update payment_methods set doc = ?::jsonb, updated_at = ?, deleted_at = ? where id = ? and ${sameTenant()}`,
       [JSON.stringify(m), m.updatedAt, m.deletedAt, m.id, m.organizationId, m.environment],
     );
   }
 
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<SavedPaymentMethod | null> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
-      `select doc from payment_methods where id = ? and organization_id = ? and environment = ? and deleted_at is null${options.forUpdate ? ' for update' : ''}`,
+      `select doc from payment_methods where id = ? and ${sameTenant()} and deleted_at is null${options.forUpdate ? ' for update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ? SavedPaymentMethod.fromPrimitives(parse<SavedPaymentMethodPrimitives>(rows[0].doc)) : null;

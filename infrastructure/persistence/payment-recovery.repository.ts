@@ -11,6 +11,7 @@ import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
 import { paymentFromDoc } from './payment.repository';
+import { sameTenant } from './tenant-guard';
 
 const SETTLE_CTE = `with settled as (
          delete from payment_routings where payment_id = ? and lease_owner = ?
@@ -128,7 +129,7 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown; held: number }>>(
       `${SETTLE_CTE}
        select p.doc, (select count(*) from settled)::int as held
-         from payments p where p.id = ? and p.organization_id = ? and p.environment = ?
+         from payments p where p.id = ? and ${sameTenant('p')}
          for update of p`,
       [...settleParams(input), input.paymentId, input.scope.organizationId, input.scope.environment],
     );

@@ -3,6 +3,7 @@ import type { PaymentRepository } from '../../domain/ports/payment-repositories'
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
+import { sameTenant } from './tenant-guard';
 
 const COLUMNS = `id, organization_id, environment, status, amount, currency, method_type, capture_method, captured_amount,
   refunded_amount, initiator, card_brand, card_last4, nsu, tid, authorization_code, customer_id, connector_account_id,
@@ -13,7 +14,7 @@ const placeholder = (name: string) => (name === 'doc' ? '?::jsonb' : '?');
 const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMN_NAMES.map(placeholder).join(', ')})`;
 /** Every column but the key (id, organization_id, environment), which the where clause names. */
 const UPDATE_SQL = `update payments set ${COLUMN_NAMES.slice(3).map((name) => `${name} = ${placeholder(name)}`).join(', ')}
-  where id = ? and organization_id = ? and environment = ?`;
+  where id = ? and ${sameTenant()}`;
 
 function columnValues(p: PaymentPrimitives): unknown[] {
   return [
@@ -50,7 +51,7 @@ export class SqlPaymentRepository implements PaymentRepository {
 
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<Payment | null> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
-      `select doc from payments where id = ? and organization_id = ? and environment = ?${options.forUpdate ? ' for update' : ''}`,
+      `select doc from payments where id = ? and ${sameTenant()}${options.forUpdate ? ' for update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
@@ -80,7 +81,7 @@ export class SqlPaymentRepository implements PaymentRepository {
   async claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
       `update payments set operation_claim_id = ?, operation_claim_until = ?
-        where id = ? and organization_id = ? and environment = ?
+        where id = ? and ${sameTenant()}
           and (operation_claim_id is null or operation_claim_until < now())
         returning id`,
       [operationId, until, id, scope.organizationId, scope.environment],
@@ -91,7 +92,7 @@ export class SqlPaymentRepository implements PaymentRepository {
   async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void> {
     await entityManager(tx).execute(
       `update payments set operation_claim_id = null, operation_claim_until = null
-        where id = ? and organization_id = ? and environment = ? and operation_claim_id = ?`,
+        where id = ? and ${sameTenant()} and operation_claim_id = ?`,
       [id, scope.organizationId, scope.environment, operationId],
     );
   }

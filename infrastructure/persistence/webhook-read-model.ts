@@ -6,6 +6,7 @@ import type { Orm } from './orm';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
 import { DELIVERY_COLUMNS, type AttemptRow, type DeliveryRow } from './webhook-delivery.repository';
+import { sameTenant } from './tenant-guard';
 
 export interface DeliveryListQuery {
   readonly statuses?: readonly DeliveryStatus[];
@@ -272,7 +273,7 @@ export class WebhookReadModel {
     const em = this.em();
     if (q.startingAfter) {
       const cursor = await em.execute<Array<{ sequence: number }>>(
-        `select sequence from events where id = ? and organization_id = ? and environment = ? and sequence is not null`,
+        `select sequence from events where id = ? and ${sameTenant()} and sequence is not null`,
         [q.startingAfter, scope.organizationId, scope.environment],
       );
       if (!cursor[0]) return null;
@@ -287,7 +288,7 @@ export class WebhookReadModel {
   async event(scope: TenantScope, id: string): Promise<EventRowFull | null> {
     const rows = await this.em().execute<EventRowFull[]>(
       `select id, type, api_version, created_at, environment, sequence, data from events
-        where id = ? and organization_id = ? and environment = ? and sequence is not null`,
+        where id = ? and ${sameTenant()} and sequence is not null`,
       [id, scope.organizationId, scope.environment],
     );
     return rows[0] ?? null;
