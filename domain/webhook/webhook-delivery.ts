@@ -62,6 +62,11 @@ export function isSuccessStatus(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
+/** An attempt succeeded when the endpoint answered 2xx (and nothing failed while reading the answer). */
+export function attemptSucceeded(result: Pick<AttemptResult, 'responseStatus' | 'error'>): boolean {
+  return isSuccessStatus(result.responseStatus) && result.error === null;
+}
+
 export class WebhookDelivery {
   private constructor(private readonly s: WebhookDeliveryState) {}
 
@@ -119,7 +124,7 @@ export class WebhookDelivery {
 
   recordAttempt(result: AttemptResult, policy: RetryPolicy, random: () => number): { succeeded: boolean } {
     const number = this.s.attempts + 1;
-    const succeeded = isSuccessStatus(result.responseStatus) && result.error === null;
+    const succeeded = attemptSucceeded(result);
     this.s.attempts = number;
     this.s.attemptLog.push({
       number,

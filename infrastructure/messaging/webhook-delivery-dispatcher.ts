@@ -27,7 +27,7 @@
 import type { AttemptDelivery, PendingRecord } from '../../application/webhook/attempt-delivery';
 import type { DispatchSlot } from '../../application/webhook/webhook-deps';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
-import { isSuccessStatus, type WebhookDelivery } from '../../domain/webhook/webhook-delivery';
+import { attemptSucceeded, type WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
 import type { Orm } from '../persistence/orm';
@@ -151,7 +151,7 @@ export class WebhookDeliveryDispatcher {
     if (pending.kind !== 'sent') return;
     const endpointId = pending.delivery.state.endpointId;
     this.failing.delete(endpointId);
-    if (isSuccessStatus(pending.result.responseStatus) && pending.result.error === null) return;
+    if (attemptSucceeded(pending.result)) return;
     this.failing.add(endpointId);
     if (this.failing.size > MAX_REMEMBERED_FAILING) this.failing.delete(this.failing.values().next().value as string);
   }

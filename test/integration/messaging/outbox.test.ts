@@ -104,13 +104,18 @@ describe('transactional outbox, relay and event transports', () => {
       expect(sequences).to.deep.equal(Array.from({ length: 60 }, (_, i) => i + 1));
     });
 
-    it('claims nudged events by id without scanning the outbox, and a scan still finds events nobody nudged', async () => {
+    /** A relay (polling once a minute) on an in-process transport, and the ids it published for this organization. */
+    async function relayWithConsumer(organizationId: string, durableName: string) {
       const published: string[] = [];
       const transport = new InProcessTransport(logger);
-      const consumer = await transport.consume({ durableName: 'nudge-test' }, async (event) => {
-        if (event.organizationId === 'org_nudge') published.push(event.id);
+      const consumer = await transport.consume({ durableName }, async (event) => {
+        if (event.organizationId === organizationId) published.push(event.id);
       });
-      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 });
+      return { relay: new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 }), published, consumer };
+    }
+
+    it('claims nudged events by id without scanning the outbox, and a scan still finds events nobody nudged', async () => {
+      const { relay, published, consumer } = await relayWithConsumer('org_nudge', 'nudge-test');
       const claims: string[] = [];
       const original = (relay as any).publishBatch.bind(relay);
       (relay as any).publishBatch = (ids: string[] | null) => {
@@ -139,12 +144,7 @@ describe('transactional outbox, relay and event transports', () => {
     });
 
     it('publishes the next batch while the previous one is still being marked, and a drain waits for the marks', async () => {
-      const published: string[] = [];
-      const transport = new InProcessTransport(logger);
-      const consumer = await transport.consume({ durableName: 'mark-test' }, async (event) => {
-        if (event.organizationId === 'org_mark') published.push(event.id);
-      });
-      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 });
+      const { relay, published, consumer } = await relayWithConsumer('org_mark', 'mark-test');
       relay.start();
       await relay.drain(); // what earlier tests left
       const marks: string[] = [];
