@@ -13,8 +13,12 @@ import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 
 /** One place in this process's dispatcher, taken before a delivery is inserted leased to it. */
 export interface DispatchSlot {
-  /** The delivery is committed with the lease: send it now. */
-  send(delivery: WebhookDelivery, endpoint: WebhookEndpoint): void;
+  /**
+   * Send the delivery now. Without `stored`, its row is committed with the lease already. With it, the row is being
+   * inserted: `stored` resolves true once it is committed leased to this worker, false if it was not inserted (it
+   * existed, or the insert failed), and the attempt is recorded only if true.
+   */
+  send(delivery: WebhookDelivery, endpoint: WebhookEndpoint, stored?: Promise<boolean>): void;
   /** Not inserted after all (it existed already). */
   release(): void;
 }

@@ -11,7 +11,8 @@
  * slots, not a healthy endpoint's share, however many endpoints are down at once.
  *
  * Fan-out in this process hands new deliveries over directly (`reserve`): inserted leased to this worker and
- * sent at once, no claim round trip. It does so only within this process's limits, and only while no due
+ * sent at once, no claim round trip (for an event offered the first time, while the insert is on its way: the
+ * attempt is then recorded only once the row is stored, see `launch`). It does so only within this process's limits, and only while no due
  * delivery of that endpoint waits for a claim (so new events never overtake a backlog; after the process bound was
  * met, none until a claim); the rest waits for the claim.
  * Handed-over deliveries are bounded per process: in total by leases not yet recorded, per endpoint by HTTP
@@ -127,12 +128,12 @@ export class WebhookDeliveryDispatcher {
     this.hold(endpointId);
     let used = false;
     return {
-      send: (delivery, endpoint) => {
+      send: (delivery, endpoint, stored) => {
         if (used) return;
         used = true;
         // Stopped meanwhile: the lease expires and a worker claims the delivery then.
         if (this.stopped) this.drop(endpointId);
-        else this.launch(delivery, endpoint);
+        else this.launch(delivery, endpoint, stored);
       },
       release: () => {
         if (used) return;
@@ -236,13 +237,21 @@ export class WebhookDeliveryDispatcher {
     return this.ticking;
   }
 
-  private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null): void {
+  /** Sends a leased delivery; with `stored` (a handover sent while its row is inserted), records it only if stored. */
+  private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null, stored?: Promise<boolean>): void {
     const run = this.attempt
       .send(delivery, endpoint, this.options.workerId)
       .then(
-        (pending) => {
+        async (pending) => {
           this.answered(delivery.state.endpointId);
           this.markOutcome(pending);
+          if (stored && !(await stored)) {
+            // No row of ours to record the attempt on (the delivery existed, or the insert failed and the event
+            // comes again): the slot frees, nothing is written.
+            this.leased -= 1;
+            this.nudge();
+            return;
+          }
           this.toRecord.push(pending);
           this.flush();
         },

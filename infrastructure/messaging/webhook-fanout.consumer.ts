@@ -11,7 +11,7 @@ export const WEBHOOK_FANOUT_CONSUMER = 'webhook-fanout';
  */
 export function startWebhookFanOut(transport: EventTransport, fanOut: FanOutEvent, logger: Logger, concurrency = 16): Promise<RunningConsumer> {
   return transport.consume({ durableName: WEBHOOK_FANOUT_CONSUMER, concurrency, retryDelayMs: 1_000 }, async (event, info) => {
-    const created = await fanOut.execute(event);
+    const created = await fanOut.execute(event, { redelivered: info.redelivered });
     if (created > 0 || info.redelivered) logger.debug({ eventId: event.id, type: event.type, created, redelivered: info.redelivered }, 'webhook fan-out');
   });
 }

@@ -83,6 +83,34 @@ describe('webhook delivery dispatcher: handover limits', () => {
     }
   });
 
+  it('records a handover sent while its row was being inserted only once it is stored; if it never is, only frees its slot', async () => {
+    const { dispatcher, answers, records } = setUp({ perEndpoint: 4 });
+    dispatcher.start();
+    try {
+      let storeFirst!: (yes: boolean) => void;
+      let storeSecond!: (yes: boolean) => void;
+      const first = await eventually(() => dispatcher.reserve('we_1'));
+      first.send({ id: 'whd_a', state: { endpointId: 'we_1' } } as unknown as WebhookDelivery, {} as WebhookEndpoint, new Promise((resolve) => (storeFirst = resolve)));
+      const second = dispatcher.reserve('we_1')!;
+      second.send({ id: 'whd_b', state: { endpointId: 'we_1' } } as unknown as WebhookDelivery, {} as WebhookEndpoint, new Promise((resolve) => (storeSecond = resolve)));
+      await eventually(() => answers.length === 2);
+      answers[0](200);
+      answers[1](200);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(records, 'answered, but the rows are not committed yet').to.have.length(0);
+      storeFirst(true);
+      await eventually(() => records.length === 1);
+      expect(records[0].batch.map((p) => p.delivery.id)).to.deep.equal(['whd_a']);
+      storeSecond(false); // not inserted: nothing to record on
+      await eventually(() => dispatcher.activeAttempts === 1);
+      records[0].done();
+      await eventually(() => dispatcher.activeAttempts === 0);
+      expect(records).to.have.length(1);
+    } finally {
+      await stopWithRecordsCompleted(dispatcher, records);
+    }
+  });
+
   it('refuses a handover while the endpoint has as many requests open as its limit, and only to that endpoint', async () => {
     const { dispatcher, answers, records, sendOne } = setUp();
     dispatcher.start();

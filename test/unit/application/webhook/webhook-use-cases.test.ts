@@ -58,7 +58,7 @@ describe('webhook use cases (in-memory ports)', () => {
       const w = webhookWorld();
       const a = await endpoint(w, 'https://hooks.example.com/a', ['payment.*']);
       const b = await endpoint(w, 'https://hooks.example.com/b', ['payment.*']);
-      const sent: Array<{ deliveryId: string; endpointId: string }> = [];
+      const sent: Array<{ deliveryId: string; endpointId: string; stored: boolean | 'already' }> = [];
       let released = 0;
       const fanOut = new FanOutEvent({
         ...w.deps,
@@ -68,7 +68,14 @@ describe('webhook use cases (in-memory ports)', () => {
           // Room for endpoint a only (b is at its limit).
           reserve: (endpointId) =>
             endpointId === a.id
-              ? { send: (delivery, ep) => sent.push({ deliveryId: delivery.id, endpointId: ep.id }), release: () => (released += 1) }
+              ? {
+                  send: (delivery, ep, stored) => {
+                    const entry = { deliveryId: delivery.id, endpointId: ep.id, stored: 'already' as boolean | 'already' };
+                    sent.push(entry);
+                    void stored?.then((yes) => (entry.stored = yes));
+                  },
+                  release: () => (released += 1),
+                }
               : null,
         },
       });
@@ -76,15 +83,56 @@ describe('webhook use cases (in-memory ports)', () => {
       const rows = [...w.deliveries.rows.values()];
       const toA = rows.find((r) => r.endpointId === a.id)!;
       const toB = rows.find((r) => r.endpointId === b.id)!;
-      expect(sent).to.deep.equal([{ deliveryId: toA.id, endpointId: a.id }]);
+      expect(sent).to.deep.equal([{ deliveryId: toA.id, endpointId: a.id, stored: true }]);
       expect(w.deliveries.leases.get(toA.id)).to.equal('worker-1');
       expect(w.deliveries.leases.has(toB.id)).to.equal(false);
       expect(w.dueNudges).to.equal(1);
-      // A redelivered event creates nothing: the reserved place is given back, nothing is sent twice.
-      expect(await fanOut.execute(event())).to.equal(0);
+      // The stream offers the event again: it creates nothing, the reserved place is given back, nothing is sent twice.
+      expect(await fanOut.execute(event(), { redelivered: true })).to.equal(0);
       expect(sent).to.have.length(1);
       expect(released).to.equal(1);
       expect(w.dueNudges).to.equal(1);
+    });
+    it('sends a first-time event\'s handed-over deliveries while their rows are inserted, and tells the dispatcher whether they were stored', async () => {
+      const w = webhookWorld();
+      const a = await endpoint(w, 'https://hooks.example.com/a', ['payment.*']);
+      const order: string[] = [];
+      const stored: Array<Promise<boolean>> = [];
+      const insertManyIfAbsent = w.deps.deliveries.insertManyIfAbsent.bind(w.deps.deliveries);
+      let failInsert = false;
+      w.deps.deliveries.insertManyIfAbsent = async (tx, rows) => {
+        order.push('insert started');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (failInsert) throw new Error('database gone');
+        const ids = await insertManyIfAbsent(tx, rows);
+        order.push('insert committed');
+        return ids;
+      };
+      const fanOut = new FanOutEvent({
+        ...w.deps,
+        localDispatch: {
+          owner: 'worker-1',
+          leaseMs: 15_000,
+          reserve: () => ({
+            send: (delivery, ep, whenStored) => {
+              order.push(`sent ${ep.id}`);
+              stored.push(whenStored ?? Promise.resolve(true));
+            },
+            release: () => order.push('released'),
+          }),
+        },
+      });
+      expect(await fanOut.execute(event())).to.equal(1);
+      expect(order).to.deep.equal(['insert started', `sent ${a.id}`, 'insert committed']);
+      expect(await stored[0]).to.equal(true);
+      // Not inserted (an earlier fan-out of the event created it, yet the stream did not say so): sent, never recorded.
+      expect(await fanOut.execute(event())).to.equal(0);
+      expect(await stored[1]).to.equal(false);
+      // The insert fails: the event is refused (the stream offers it again) and nothing is recorded for the send.
+      failInsert = true;
+      await expect(fanOut.execute(event({ id: 'evt_b' }))).to.be.rejectedWith('database gone');
+      expect(await stored[2]).to.equal(false);
+      expect(order.filter((step) => step === 'released')).to.deep.equal([]);
     });
     it('fans out events handled together in one batch, each to its own tenant, each with its own count', async () => {
       const w = webhookWorld();
