@@ -41,13 +41,17 @@ interface Result {
   note?: string;
 }
 
-/** A local webhook receiver: counts deliveries and the time from event commit (createdAt) to arrival. */
+/**
+ * A local webhook receiver: counts deliveries and the time from event commit (createdAt) to arrival, for events
+ * created since the last `reset` only (a previous run's backlog still arriving is not this run's).
+ */
 interface Receiver {
   port: number;
   deliveries: number;
   events: Set<string>;
   latenciesMs: number[];
-  reset(): void;
+  since: number;
+  reset(since?: number): void;
   close(): Promise<void>;
 }
 
@@ -58,10 +62,12 @@ function startReceiver(): Promise<Receiver> {
       deliveries: 0,
       events: new Set(),
       latenciesMs: [],
-      reset() {
+      since: 0,
+      reset(since = Date.now()) {
         this.deliveries = 0;
         this.events.clear();
         this.latenciesMs = [];
+        this.since = since;
       },
       close: () => new Promise<void>((done) => server.close(() => done())),
     };
@@ -72,9 +78,12 @@ function startReceiver(): Promise<Receiver> {
         const arrived = Date.now();
         try {
           const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; createdAt: string };
-          receiver.deliveries += 1;
-          receiver.events.add(event.id);
-          receiver.latenciesMs.push(arrived - Date.parse(event.createdAt));
+          const createdAt = Date.parse(event.createdAt);
+          if (createdAt >= receiver.since) {
+            receiver.deliveries += 1;
+            receiver.events.add(event.id);
+            receiver.latenciesMs.push(arrived - createdAt);
+          }
         } catch {
           /* not an event */
         }
@@ -256,18 +265,20 @@ async function freshDatabase(name: string): Promise<string> {
  * that then filters on id, reading every payment of the merchant (measured: a quarter of the throughput).
  */
 async function analyze(env: Record<string, string>): Promise<void> {
-  let connectionString = env.DATABASE_URL;
-  if (!connectionString) {
-    const port = fs.readFileSync(path.join(env.DATA_DIR!, 'pglite.port'), 'utf8').trim();
-    connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  }
-  const client = new pg.Client({ connectionString });
+  const client = new pg.Client({ connectionString: serviceDatabaseUrl(env) });
   await client.connect();
   try {
     await client.query('analyze');
   } finally {
     await client.end();
   }
+}
+
+/** The service's database: PostgreSQL's URL, or in embedded mode the PGlite server it opened on loopback. */
+function serviceDatabaseUrl(env: Record<string, string>): string {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const port = fs.readFileSync(path.join(env.DATA_DIR!, 'pglite.port'), 'utf8').trim();
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
 
 /**
@@ -333,29 +344,30 @@ async function startService(env: Record<string, string>, topology: Topology): Pr
 /**
  * Waits until the previous run has left nothing behind: every event published and fanned out (the stream's
  * fan-out consumer has nothing pending) and no delivery queued. Otherwise the tail of one run (events fanned
- * out late to endpoints created after them, deliveries still queued) is counted in the next. PostgreSQL + NATS
- * setups only; gives up after 60 s.
+ * out late to endpoints created after them, deliveries still queued) is counted in the next. Every setup; gives
+ * up after 60 s.
  */
 async function settle(env: Record<string, string>): Promise<void> {
-  if (!env.DATABASE_URL || !env.NATS_URL) return;
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  const client = new pg.Client({ connectionString: serviceDatabaseUrl(env) });
   await client.connect();
-  const nc = await connect({ servers: env.NATS_URL });
+  // Embedded mode has no stream to ask: its in-process transport publishes an event only once the fan-out
+  // acknowledged it, so an empty outbox means every event was fanned out.
+  const nc = env.NATS_URL ? await connect({ servers: env.NATS_URL }) : null;
   try {
-    const jsm = await nc.jetstreamManager();
+    const jsm = nc ? await nc.jetstreamManager() : null;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const { rows } = await client.query(
         `select (select count(*) from events where published_at is null)::int as unpublished,
                 (select count(*) from webhook_deliveries where status in ('pending', 'failed'))::int as queued`,
       );
-      const consumer = await jsm.consumers.info(env.NATS_STREAM, 'webhook-fanout').catch(() => null);
+      const consumer = jsm ? await jsm.consumers.info(env.NATS_STREAM, 'webhook-fanout').catch(() => null) : null;
       const fannedOut = !consumer || (consumer.num_pending === 0 && consumer.num_ack_pending === 0);
       if (rows[0].unpublished === 0 && rows[0].queued === 0 && fannedOut) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
-    await nc.close();
+    await nc?.close();
     await client.end();
   }
 }
@@ -409,8 +421,8 @@ async function benchService(setup: string, env: Record<string, string>, results:
         { scenario: 'burst-fanout', label: `POST /v1/payments at 100/s as one burst per second with ${WEBHOOK_ENDPOINTS} webhook endpoints subscribed`, pacing: 'burst', kind: ', bursts' },
       ].filter((run) => SCENARIOS.includes(run.scenario));
       for (const run of runs) {
-        receiver.reset();
         const started = Date.now();
+        receiver.reset(started);
         const since = new Date(started);
         const paymentsResult =
           run.pacing === 'even'
