@@ -24,8 +24,9 @@ const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nat
 /** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 /**
- * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `fanout`, `burst-fanout`, `customers`, a comma-separated list) runs those
- * scenarios only. A partial run (setups or scenarios) prints its table and leaves docs/benchmarks.md alone.
+ * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `fanout`, `burst-fanout`, `customers`, a comma-separated
+ * list) runs those scenarios only. A partial run (setups or scenarios) prints its table and leaves docs/benchmarks.md
+ * alone.
  */
 const ALL_SCENARIOS = ['health', 'payments', 'fanout', 'paced-fanout', 'burst-fanout', 'customers'];
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(',');
@@ -216,7 +217,7 @@ async function evenlyPacedLoad(url: string, options: { headers: Record<string, s
 }
 
 /** Whether any fan-out scenario runs (they share the receiver, the endpoints and the warm-up). */
-function runsWanted(scenarios: readonly string[]): boolean {
+function anyFanOutScenario(scenarios: readonly string[]): boolean {
   return ['fanout', 'paced-fanout', 'burst-fanout'].some((scenario) => scenarios.includes(scenario));
 }
 
@@ -408,7 +409,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
       // The delivery path gets the warm-up the payment path got above (JIT, pooled connections to the receiver, plans
       // on the delivery tables): 2 s at the paced rate, not measured. Without it the first 2 s of the first fan-out
       // run measure a cold worker (deliveries 2-3 times slower than afterwards).
-      if (fanout && runsWanted(SCENARIOS)) {
+      if (fanout && anyFanOutScenario(SCENARIOS)) {
         await evenlyPacedLoad(`${base}/v1/payments`, { headers: auth, body: payment, rate: 100, seconds: 2 });
         await settle(env);
       }

@@ -12,9 +12,9 @@
  *
  * Fan-out in this process hands new deliveries over directly (`reserve`): inserted leased to this worker and
  * sent at once, no claim round trip (for an event offered the first time, while the insert is on its way: the
- * attempt is then recorded only once the row is stored, see `launch`). It does so only within this process's limits, and only while no due
- * delivery of that endpoint waits for a claim (so new events never overtake a backlog; after the process bound was
- * met, none until a claim); the rest waits for the claim.
+ * attempt is then recorded only once the row is stored, see `launch`). It does so only within this process's
+ * limits, and only while no due delivery of that endpoint waits for a claim (so new events never overtake a
+ * backlog; after the process bound was met, none until a claim); the rest waits for the claim.
  * Handed-over deliveries are bounded per process: in total by leases not yet recorded, per endpoint by HTTP
  * requests still open, which is what a slow endpoint holds. (Counting unrecorded leases per endpoint made a
  * fast endpoint look busy while its outcomes waited for the next group commit: at 1,000 deliveries/s most
@@ -245,7 +245,7 @@ export class WebhookDeliveryDispatcher {
         async (pending) => {
           this.answered(delivery.state.endpointId);
           this.markOutcome(pending);
-          if (stored && !(await stored)) {
+          if (stored && !(await stored.catch(() => false))) {
             // No row of ours to record the attempt on (the delivery existed, or the insert failed and the event
             // comes again): the slot frees, nothing is written.
             this.leased -= 1;
