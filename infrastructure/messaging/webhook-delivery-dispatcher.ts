@@ -169,6 +169,12 @@ export class WebhookDeliveryDispatcher {
     else this.openPerEndpoint.delete(endpointId);
   }
 
+  /** Attempts recorded (or with nothing to record): their process slots free, and more due work may be waiting. */
+  private leasesEnded(count: number): void {
+    this.leased -= count;
+    this.nudge();
+  }
+
   /** Gives up a held delivery that will not be recorded here (never sent, or failed unexpectedly). */
   private drop(endpointId: string): void {
     this.answered(endpointId);
@@ -248,8 +254,7 @@ export class WebhookDeliveryDispatcher {
           if (stored && !(await stored.catch(() => false))) {
             // No row of ours to record the attempt on (the delivery existed, or the insert failed and the event
             // comes again): the slot frees, nothing is written.
-            this.leased -= 1;
-            this.nudge();
+            this.leasesEnded(1);
             return;
           }
           this.toRecord.push(pending);
@@ -282,9 +287,7 @@ export class WebhookDeliveryDispatcher {
             );
           }
         } finally {
-          this.leased -= batch.length;
-          // Slots freed: more due work may be waiting.
-          this.nudge();
+          this.leasesEnded(batch.length);
         }
       }
     })().finally(() => {
