@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook } from '../../../webhook-verifier';
@@ -370,6 +371,9 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
         await emit('payment.authorized', { object: 'payment', id: 'pay_a1' });
         await emit('payment.authorized', { object: 'payment', id: 'pay_a2' });
         await receiver.waitFor((rs) => rs.filter((x) => x.path === '/slow-fail').length >= 2);
+        // A first attempt can reach the receiver while its delivery row is still being inserted (fan-out sends and
+        // inserts at once); both must be stored, i.e. queued, before the switch-off that cancels them.
+        await eventually(async () => (await merchant.sandbox.get(`/v1/webhooks/${r.body.id}/deliveries`)).body.data.length === 2);
         const patched = await merchant.sandbox.patch(`/v1/webhooks/${r.body.id}`, { enabled: false });
         expect(patched.status).to.equal(200);
         expect(patched.body.status).to.equal('disabled');
