@@ -6,16 +6,6 @@ import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook } from '../../../webhook-verifier';
 import type { Environment } from '../../../domain/shared/environment';
 
-async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () {
   this.timeout(60_000);
   let service: TestService;
