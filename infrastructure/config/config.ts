@@ -39,6 +39,8 @@ export interface Config {
   readonly publicBaseUrl: string;
   /** Database pool size; embedded mode serves one connection. */
   readonly databasePoolSize: number;
+  /** Statements run as server-side prepared statements when on PostgreSQL (never on embedded PGlite, see usePreparedStatements). */
+  readonly databasePreparedStatements: boolean;
   /**
    * Where the core serves core.v1.CoreNotifications for adapter processes (asynchronous outcomes such as
    * fraud decisions); null: not served, unless adapters run embedded (then on a free loopback port).
@@ -118,8 +120,18 @@ export function loadConfig(env: Env = process.env): Config {
     connectorAdapters: parseAdapters(env.CONNECTOR_ADAPTERS),
     publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${host}:${port}`,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', optional(env, 'DATABASE_URL') ? 10 : 1, 1),
+    databasePreparedStatements: !['false', '0'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
     coreNotificationsPort: optional(env, 'CORE_NOTIFICATIONS_PORT') === null ? null : integer(env, 'CORE_NOTIFICATIONS_PORT', 0),
     coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
     paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),
   };
+}
+
+/**
+ * Whether units of work prepare their statements: on PostgreSQL unless switched off. Never in embedded mode, where
+ * PGlite's socket server runs every connection (an operator command's too) in its one session, so two
+ * connections' statement names would meet.
+ */
+export function usePreparedStatements(config: Config): boolean {
+  return config.databaseUrl !== null && config.databasePreparedStatements;
 }

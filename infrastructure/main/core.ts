@@ -7,7 +7,7 @@ import type { IdGenerator } from '../../domain/ports/id-generator';
 import { AuthenticateApiKey } from '../../application/api-key/authenticate-api-key';
 import { CreateApiKey } from '../../application/api-key/create-api-key';
 import { CreateOrganization } from '../../application/organization/create-organization';
-import type { Config } from '../config/config';
+import { usePreparedStatements, type Config } from '../config/config';
 import type { Logger } from '../logging/logger';
 import { RandomApiKeySecrets } from '../crypto/api-key-secrets';
 import { SqlApiKeyRepository } from '../persistence/api-key.repository';
@@ -68,7 +68,7 @@ export interface CoreParts {
 
 export function createCore(parts: CoreParts): Core {
   const { orm, ids, clock, logger, transport } = parts;
-  const transactor = new MikroOrmTransactor(orm);
+  const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(parts.config) });
   const relay = new OutboxRelay(orm, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
   transactor.onCommit((eventIds) => relay.nudge(eventIds));
   const organizationRepository = new SqlOrganizationRepository();

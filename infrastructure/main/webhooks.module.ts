@@ -28,6 +28,7 @@ import { SqlWebhookDeliveryRepository } from '../persistence/webhook-delivery.re
 import { SqlWebhookEndpointRepository } from '../persistence/webhook-endpoint.repository';
 import { WebhookReadModel } from '../persistence/webhook-read-model';
 import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
+import { usePreparedStatements } from '../config/config';
 import { openOrm, type Orm } from '../persistence/orm';
 import type { Core } from './core';
 import type { ModuleDefinition, ModuleInstance } from './module';
@@ -96,7 +97,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         workerUsers += 1;
         const opening = (workerOrm ??= openOrm(databaseUrl, workerPoolSize));
         const orm = await opening;
-        const transactor = new MikroOrmTransactor(orm);
+        const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(core.config) });
         core.changes.observe(transactor);
         return {
           orm,

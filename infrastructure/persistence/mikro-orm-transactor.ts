@@ -3,6 +3,7 @@ import type { ChangeTopic } from '../../domain/ports/change-feed';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 import { formatSql } from './sql-literals';
+import { isUnknownPreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
@@ -14,22 +15,25 @@ interface QueryResult {
 }
 type ResultShape = 'all' | 'get' | 'run';
 
+const BEGIN: Statement = { sql: 'begin', params: [] };
+const COMMIT: Statement = { sql: 'commit', params: [] };
+const ROLLBACK: Statement = { sql: 'rollback', params: [] };
+
 /**
  * The connection pool MikroORM opened, used directly: statements are formatted as MikroORM's platform formats
- * them (the literals `em.execute` writes; sql-literals.ts) and sent as ONE simple-protocol query per round
- * trip, so a unit can put BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
+ * them (the literals `em.execute` writes; sql-literals.ts), or run as prepared statements with those literals as
+ * arguments (prepared-statements.ts), and sent as ONE simple-protocol query per round trip, so a unit can put
+ * BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
  */
 class Connections {
   private readonly knex: Knex;
   private readonly platform: Platform;
+  private readonly prepared: PreparedStatements | null;
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, preparedStatements: boolean) {
     this.knex = em.getConnection().getKnex();
     this.platform = em.getPlatform();
-  }
-
-  format(sql: string, params: readonly unknown[]): string {
-    return formatSql(this.platform, sql, params);
+    this.prepared = preparedStatements ? new PreparedStatements(this.platform) : null;
   }
 
   acquire(): Promise<PooledConnection> {
@@ -40,10 +44,41 @@ class Connections {
     void this.knex.client.releaseConnection(connection);
   }
 
-  /** Several statements in one round trip; the last one's result. */
-  send(connection: PooledConnection, statements: readonly string[]): Promise<QueryResult> {
+  /**
+   * Several statements in one round trip; the last one's result. `idle`: the connection is outside a transaction,
+   * so statements never prepared before may be tried first, each in a round trip of its own.
+   */
+  async send(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
+    if (!this.prepared) return this.query(connection, statements.map((s) => formatSql(this.platform, s.sql, s.params)));
+    try {
+      return await this.sendPrepared(connection, statements, idle);
+    } catch (error) {
+      if (!idle || !isUnknownPreparedStatement(error)) throw error;
+      // The server dropped statements this connection had prepared (a DEALLOCATE or DISCARD from elsewhere), and
+      // the connection forgot them all. Nothing of the unit ran before this batch, and the batch itself failed
+      // as a whole, so it is sent once more, preparing afresh.
+      if (statements[0] === BEGIN) await this.query(connection, ['rollback']);
+      return this.sendPrepared(connection, statements, idle);
+    }
+  }
+
+  private async sendPrepared(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
+    const prepared = this.prepared!;
+    const probe = idle ? (prepare: string) => this.query(connection, [prepare]).then(() => true, () => false) : null;
+    const batch = await prepared.render(connection, statements, probe);
+    try {
+      const result = await this.query(connection, batch.text);
+      prepared.sent(connection, batch, null);
+      return result;
+    } catch (error) {
+      prepared.sent(connection, batch, error);
+      throw error;
+    }
+  }
+
+  private query(connection: PooledConnection, text: readonly string[]): Promise<QueryResult> {
     return new Promise((resolve, reject) => {
-      connection.query(statements.join(';\n'), (error, result) => {
+      connection.query(text.join(';\n'), (error, result) => {
         if (error) reject(error);
         else resolve(Array.isArray(result) ? result[result.length - 1]! : result);
       });
@@ -73,7 +108,7 @@ class UnitOfWork {
   /** Held from the first statement of a transactional unit until its commit or rollback. */
   private connection: PooledConnection | null = null;
   private begun = false;
-  private pending: string[] = [];
+  private pending: Statement[] = [];
   /** Filled by the outbox: only units that wrote events wake the relay, which then claims exactly these. */
   readonly eventIds: string[] = [];
   /** Filled by `announceChange`: told to this process's change feed once the unit commits. */
@@ -86,16 +121,17 @@ class UnitOfWork {
 
   /** A statement that answers now, preceded in the same round trip by BEGIN (first time) and the queued writes. */
   async execute(sql: string, params: readonly unknown[] = [], method: ResultShape = 'all'): Promise<unknown> {
-    const statement = this.connections.format(sql, params);
+    const statement = { sql, params };
     if (!this.transactional) return shaped(await this.once([statement]), method);
-    const batch = this.begun ? this.pending : ['begin', ...this.pending];
+    const idle = !this.begun;
+    const batch = idle ? [BEGIN, ...this.pending] : this.pending;
     this.begun = true;
     this.pending = [];
-    return shaped(await this.send([...batch, statement]), method);
+    return shaped(await this.send([...batch, statement], idle), method);
   }
 
   async defer(sql: string, params: readonly unknown[]): Promise<void> {
-    const statement = this.connections.format(sql, params);
+    const statement = { sql, params };
     if (!this.transactional) {
       await this.once([statement]);
       return;
@@ -107,8 +143,8 @@ class UnitOfWork {
   async commit(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
-    if (this.begun) await this.send([...batch, 'commit']);
-    else if (batch.length > 0) await this.send(batch);
+    if (this.begun) await this.send([...batch, COMMIT], false);
+    else if (batch.length > 0) await this.send(batch, true);
     this.begun = false;
     this.releaseConnection();
   }
@@ -116,23 +152,23 @@ class UnitOfWork {
   async rollback(): Promise<void> {
     this.pending = [];
     try {
-      if (this.begun) await this.send(['rollback']);
+      if (this.begun) await this.send([ROLLBACK], false);
     } finally {
       this.begun = false;
       this.releaseConnection();
     }
   }
 
-  private async send(statements: readonly string[]): Promise<QueryResult> {
+  private async send(statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
     this.connection ??= await this.connections.acquire();
-    return this.connections.send(this.connection, statements);
+    return this.connections.send(this.connection, statements, idle);
   }
 
   /** Outside a transaction: a connection for this statement only. */
-  private async once(statements: readonly string[]): Promise<QueryResult> {
+  private async once(statements: readonly Statement[]): Promise<QueryResult> {
     const connection = await this.connections.acquire();
     try {
-      return await this.connections.send(connection, statements);
+      return await this.connections.send(connection, statements, true);
     } finally {
       this.connections.release(connection);
     }
@@ -215,8 +251,12 @@ export class MikroOrmTransactor implements Transactor {
   private readonly changeListeners: Array<(changes: readonly AnnouncedChange[]) => void> = [];
   private readonly connections: Connections;
 
-  constructor(orm: Orm) {
-    this.connections = new Connections(orm.em);
+  /**
+   * `preparedStatements`: run statements as server-side prepared statements (prepared-statements.ts); off for
+   * PGlite, whose socket server shares one session among its connections.
+   */
+  constructor(orm: Orm, options: { preparedStatements?: boolean } = {}) {
+    this.connections = new Connections(orm.em, options.preparedStatements ?? true);
   }
 
   onCommit(listener: (eventIds: readonly string[]) => void): void {

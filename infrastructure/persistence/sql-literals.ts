@@ -21,11 +21,40 @@ export function escapeLiteral(value: string): string {
  */
 export function formatSql(platform: Platform, sql: string, params: readonly unknown[]): string {
   if (params.length === 0) return sql;
-  const quote = (value: unknown): string => {
-    if (typeof value === 'string') return escapeLiteral(value);
-    if (isJsonDocument(value)) return escapeLiteral(JSON.stringify(value));
-    return platform.quoteValue(value) as string;
-  };
+  return substitute(platform, sql, params, (value) => quoteLiteral(platform, value));
+}
+
+/** A statement as a server-side prepared statement runs it: the text with `$n` placeholders and each value as a literal. */
+export interface ParameterizedSql {
+  readonly template: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The statement `formatSql` would write, split into a template (`$1`, `$2`... where the values go; identifiers
+ * written in) and the values as literals, for `PREPARE name AS template` and `EXECUTE name(args)`. Null when the
+ * statement cannot be one: no values, a value that is not a single literal (an array expands to a list, a raw
+ * fragment is SQL), or a `$` in the text (a dollar quote or a placeholder already).
+ */
+export function parameterizeSql(platform: Platform, sql: string, params: readonly unknown[]): ParameterizedSql | null {
+  if (params.length === 0 || sql.includes('$')) return null;
+  if (params.some((value) => Array.isArray(value) || Utils.isRawSql(value))) return null;
+  const args: string[] = [];
+  const template = substitute(platform, sql, params, (value) => {
+    args.push(quoteLiteral(platform, value));
+    return `$${args.length}`;
+  });
+  return { template, args };
+}
+
+function quoteLiteral(platform: Platform, value: unknown): string {
+  if (typeof value === 'string') return escapeLiteral(value);
+  if (isJsonDocument(value)) return escapeLiteral(JSON.stringify(value));
+  return platform.quoteValue(value) as string;
+}
+
+/** Walks the placeholders: identifiers quoted by the platform, each value written by `writeValue`. */
+function substitute(platform: Platform, sql: string, params: readonly unknown[], writeValue: (value: unknown) => string): string {
   let next = 0;
   let position = 0;
   let formatted = '';
@@ -34,7 +63,7 @@ export function formatSql(platform: Platform, sql: string, params: readonly unkn
       formatted += platform.quoteIdentifier(params[next++] as string);
       position = 2;
     } else {
-      formatted += quote(params[next++]);
+      formatted += writeValue(params[next++]);
       position = 1;
     }
   }
@@ -51,7 +80,7 @@ export function formatSql(platform: Platform, sql: string, params: readonly unkn
       formatted += sql.substring(position, at) + platform.quoteIdentifier(params[next++] as string);
       position = at + 2;
     } else {
-      formatted += sql.substring(position, at) + quote(params[next++]);
+      formatted += sql.substring(position, at) + writeValue(params[next++]);
       position = at + 1;
     }
   }

@@ -23,7 +23,7 @@ describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', ()
       let orm = await openOrm(first.url, 4);
       expect(await migrate(orm)).to.include('Migration20261122000100Foundation');
       const outbox = new SqlEventOutbox(new UlidIdGenerator(), new ManualClock());
-      const transactor = new MikroOrmTransactor(orm);
+      const transactor = new MikroOrmTransactor(orm, { preparedStatements: false });
       const scope = { organizationId: 'org_embedded', environment: 'sandbox' as const };
       // Concurrent units of work on several connections must not interleave inside transactions.
       const batches = await Promise.all(

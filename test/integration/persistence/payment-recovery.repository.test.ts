@@ -16,17 +16,17 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 const scope = { organizationId: 'org_rec', environment: 'sandbox' as const };
 const request: AuthorizeRequest = { paymentId: 'pay_x', source: { type: 'card', token: 'tok_sandbox_approved' }, amount: 100, currency: 'BRL', capture: true };
 
-function suite(name: string, open: () => Promise<{ orm: Orm; stop(): Promise<void> }>) {
+function suite(name: string, open: () => Promise<{ orm: Orm; preparedStatements: boolean; stop(): Promise<void> }>) {
   describe(`payment recovery repository (${name})`, function () {
     this.timeout(60_000);
-    let db: { orm: Orm; stop(): Promise<void> };
+    let db: { orm: Orm; preparedStatements: boolean; stop(): Promise<void> };
     let transactor: MikroOrmTransactor;
     const repo = new SqlPaymentRecoveryRepository();
 
     before(async () => {
       db = await open();
       await migrate(db.orm);
-      transactor = new MikroOrmTransactor(db.orm);
+      transactor = new MikroOrmTransactor(db.orm, { preparedStatements: db.preparedStatements });
     });
     after(async () => {
       await db?.stop();
@@ -141,7 +141,7 @@ function suite(name: string, open: () => Promise<{ orm: Orm; stop(): Promise<voi
 
 suite('PostgreSQL', async () => {
   const orm = await openOrm(await createTestDatabase(), 4);
-  return { orm, stop: () => orm.close(true) };
+  return { orm, preparedStatements: true, stop: () => orm.close(true) };
 });
 
 suite('embedded PGlite', async () => {
@@ -150,6 +150,8 @@ suite('embedded PGlite', async () => {
   const orm = await openOrm(embedded.url, 4);
   return {
     orm,
+    // PGlite's socket server runs all connections in one session (config.ts usePreparedStatements)
+    preparedStatements: false,
     stop: async () => {
       await orm.close(true);
       await embedded.stop();

@@ -1,18 +1,18 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
 import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
 import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
+import { recordRoundTrips } from '../../support/round-trip-recorder';
 import { awkwardStrings } from '../../support/awkward-strings';
 
 describe('units of work (MikroORM transactor with queued writes)', () => {
   let orm: Orm;
   let transactor: MikroOrmTransactor;
-  const statements: string[] = [];
-  const originalQuery = pg.Client.prototype.query;
+  let recorder: ReturnType<typeof recordRoundTrips>;
+  let statements: string[];
 
   before(async () => {
     const url = await createTestDatabase();
@@ -20,16 +20,13 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     orm = await openOrm(url, 4);
     await migrate(orm);
     await orm.em.fork().execute('create table uow_items (id text primary key, n int not null)');
-    transactor = new MikroOrmTransactor(orm);
-    // Counts what reaches this suite's database (other suites' services keep running), to prove how many
-    // round trips a unit costs.
-    (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-      if (this.database === database) statements.push(String(typeof args[0] === 'string' ? args[0] : args[0]?.text));
-      return (originalQuery as any).apply(this, args);
-    };
+    // Statements as literal text here, to show the batching alone (prepared-statements.test.ts: the same units prepared).
+    transactor = new MikroOrmTransactor(orm, { preparedStatements: false });
+    recorder = recordRoundTrips(database);
+    statements = recorder.statements;
   });
   after(async () => {
-    pg.Client.prototype.query = originalQuery;
+    recorder.stop();
     await orm.close(true);
   });
   beforeEach(() => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../infrastructure/config/config';
+import { ConfigError, loadConfig, usePreparedStatements } from '../../../infrastructure/config/config';
 
 describe('configuration from the environment', () => {
   it('defaults to embedded, local mode with the spec values', () => {
@@ -29,6 +29,12 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://mail:25', AUTH_EMAIL_ENABLED: 'false' }).authEmailEnabled).to.equal(false);
     expect(loadConfig({ CORE_NOTIFICATIONS_PORT: '50070', PAYMENT_RECOVERY_GRACE_MS: '12000' })).to.include({ coreNotificationsPort: 50070, paymentRecoveryGraceMs: 12000 });
     expect(loadConfig({ NATS_ACK_WAIT_MS: '2000' }).natsAckWaitMs).to.equal(2_000);
+  });
+
+  it('prepares statements on PostgreSQL unless switched off, and never on the embedded database', () => {
+    expect(usePreparedStatements(loadConfig({ DATABASE_URL: 'postgres://db/x' }))).to.equal(true);
+    expect(usePreparedStatements(loadConfig({ DATABASE_URL: 'postgres://db/x', DATABASE_PREPARED_STATEMENTS: 'false' }))).to.equal(false);
+    expect(usePreparedStatements(loadConfig({}))).to.equal(false);
   });
 
   it('refuses values it cannot use, naming the variable', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Configuration, raw } from '@mikro-orm/core';
 import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { escapeLiteral, formatSql } from '../../../infrastructure/persistence/sql-literals';
+import { escapeLiteral, formatSql, parameterizeSql } from '../../../infrastructure/persistence/sql-literals';
 import { awkwardStrings } from '../../support/awkward-strings';
 
 /** The platform as openOrm configures it (UTC dates), without a database. */
@@ -36,4 +36,24 @@ describe('SQL literals (formatting statements as MikroORM does, without its per-
     expect(formatSql(reference, 'select 1', [])).to.equal('select 1');
   });
 
+  describe('as a prepared statement (template with $n placeholders, values as literals)', () => {
+    it('puts $1, $2... where the values go, identifiers and literal question marks in the text, and each value as formatSql writes it', () => {
+      const reference = platform();
+      const params = ["it's", 'p.doc', 1990, null, new Date(Date.UTC(2026, 10, 25)), { a: "b'c" }, true];
+      const parameterized = parameterizeSql(reference, 'select ?, ??, ? from t where j \\? k and a = ? and b = ? and c = ?::jsonb and d = ?', params);
+      expect(parameterized).to.deep.equal({
+        template: 'select $1, "p"."doc", $2 from t where j ? k and a = $3 and b = $4 and c = $5::jsonb and d = $6',
+        args: ["'it''s'", '1990', 'NULL', formatSql(reference, '?', [params[4]]), `'{"a":"b''c"}'`, 'true'],
+      });
+    });
+
+    it('is not offered for a statement without values, with a list or a raw fragment among them, or with a $ in its text', () => {
+      const reference = platform();
+      expect(parameterizeSql(reference, 'select 1', [])).to.equal(null);
+      expect(parameterizeSql(reference, 'select * from t where id in (?)', [['a', 'b']])).to.equal(null);
+      expect(parameterizeSql(reference, 'update t set at = ?', [raw('now()')])).to.equal(null);
+      expect(parameterizeSql(reference, "select $$a$$ || ?", ['b'])).to.equal(null);
+    });
+  });
 });
+

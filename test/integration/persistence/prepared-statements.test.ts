@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { createTestDatabase } from '../../support/test-infrastructure';
+import { recordRoundTrips } from '../../support/round-trip-recorder';
+import { awkwardStrings } from '../../support/awkward-strings';
+
+describe('units of work on prepared statements', () => {
+  let orm: Orm;
+  let transactor: MikroOrmTransactor;
+  let recorder: ReturnType<typeof recordRoundTrips>;
+  let statements: string[];
+
+  before(async () => {
+    const url = await createTestDatabase();
+    const database = new URL(url).pathname.slice(1);
+    orm = await openOrm(url, 4);
+    await migrate(orm);
+    await orm.em.fork().execute('create table ps_items (id text primary key, n int not null, doc jsonb)');
+    transactor = new MikroOrmTransactor(orm, { preparedStatements: true });
+    recorder = recordRoundTrips(database);
+    statements = recorder.statements;
+  });
+  after(async () => {
+    recorder.stop();
+    await orm.close(true);
+  });
+  beforeEach(() => {
+    statements.length = 0;
+  });
+
+  it('prepares a statement alone the first time, then sends it as EXECUTE in the unit’s one round trip', async () => {
+    await transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a1', 1]));
+    expect(statements).to.have.length(2);
+    expect(statements[0]).to.match(/^prepare u\d+ as insert into ps_items \(id, n\) values \(\$1, \$2\)$/);
+    expect(statements[1]).to.match(/^execute u\d+\('a1', 1\)$/);
+
+    statements.length = 0;
+    await transactor.run(async (tx) => {
+      await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a2', 2]);
+      await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a3', 3]);
+    });
+    // One round trip; a pooled connection that has not prepared it yet does so at the head of the batch.
+    expect(statements).to.have.length(1);
+    expect(statements[0]).to.match(/^(prepare u\d+ as insert[^;]*;\s*)?execute u\d+\('a2', 2\);\s*execute u\d+\('a3', 3\)$/);
+    const rows: Array<{ id: string; n: number }> = await orm.em.fork().execute(`select id, n from ps_items where id like 'a%' order by id`);
+    expect(rows).to.deep.equal([{ id: 'a1', n: 1 }, { id: 'a2', n: 2 }, { id: 'a3', n: 3 }]);
+  });
+
+  it('prepares on every pooled connection, inside transactions too, once the statement prepared anywhere', async () => {
+    await transactor.run((tx) => entityManager(tx).execute('select n from ps_items where id = ?', ['none']));
+    statements.length = 0;
+    // Four units at once hold the pool's four connections, each inside its transaction when the read goes out.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const units = Array.from({ length: 4 }, (_, i) =>
+      transactor.run(async (tx) => {
+        await entityManager(tx).execute('select 1');
+        await gate;
+        return entityManager(tx).execute('select n from ps_items where id = ?', [`none${i}`]);
+      }),
+    );
+    setTimeout(release, 50);
+    expect(await Promise.all(units)).to.deep.equal([[], [], [], []]);
+    const reads = statements.filter((text) => text.includes("('none"));
+    expect(reads).to.have.length(4);
+    for (const text of reads) expect(text).to.match(/^(prepare u\d+ as select n from ps_items where id = \$1;\s*)?execute u\d+\('none\d'\)$/);
+  });
+
+  it('passes strings with quotes, backslashes and any character, and JSON documents, unchanged', async () => {
+    const texts = [...awkwardStrings, 'tail \\'];
+    const document = { quote: "it's", slash: 'a\\b', texts };
+    await transactor.run(async (tx) => {
+      for (const [i, text] of texts.entries()) await deferWrite(tx, 'insert into ps_items (id, n, doc) values (?, ?, ?)', [`t${i}:${text}`, i, document]);
+    });
+    const rows: Array<{ id: string; doc: unknown }> = await orm.em.fork().execute(`select id, doc from ps_items where id like 't%' order by n`);
+    expect(rows.map((row) => row.id)).to.deep.equal(texts.map((text, i) => `t${i}:${text}`));
+    for (const row of rows) expect(row.doc).to.deep.equal(document);
+    expect(statements.join('\n')).to.match(/execute u\d+\(/);
+  });
+
+  it('keeps a statement PostgreSQL cannot type as literal text, with the meaning its literals give it, and tries it only once', async () => {
+    const sum = () => transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select ? + ? as n', [1, 2]));
+    expect(await sum()).to.deep.equal([{ n: 3 }]);
+    expect(statements).to.have.length(2); // the attempt to prepare it, then the statement as text
+    expect(statements[0]).to.match(/^prepare u\d+ as select \$1 \+ \$2 as n$/);
+    expect(statements[1]).to.equal('select 1 + 2 as n');
+    statements.length = 0;
+    expect(await sum()).to.deep.equal([{ n: 3 }]);
+    expect(statements).to.deep.equal(['select 1 + 2 as n']);
+  });
+
+  it('leaves every connection usable after a batch that prepared and then failed', async () => {
+    await expect(
+      transactor.run(async (tx) => {
+        await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['f1', 1]);
+        await deferWrite(tx, 'update ps_items set n = ? where id = ? and n < 0', [5, 'f1']);
+        await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['f1', 2]); // duplicate key
+      }),
+    ).to.be.rejectedWith(/duplicate key/);
+    const counts = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        transactor.run(async (tx) => {
+          await deferWrite(tx, 'update ps_items set n = ? where id = ? and n < 0', [i, 'f1']);
+          return (await entityManager(tx).execute(`select count(*)::int as n from ps_items where id = ?`, ['f1']))[0].n;
+        }),
+      ),
+    );
+    expect(counts).to.deep.equal([0, 0, 0, 0]);
+  });
+
+  it('prepares again, and sends the batch again, when the server dropped what a connection had prepared', async () => {
+    const insert = (id: string) => transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', [id, 9]));
+    await Promise.all(['d1', 'd2', 'd3', 'd4'].map(insert));
+    // Every pooled connection drops its statements, as a DISCARD from elsewhere would (four units held open at once).
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const dropping = Array.from({ length: 4 }, () =>
+      transactor.run(async (tx) => {
+        await entityManager(tx).execute('deallocate all');
+        await gate;
+      }),
+    );
+    setTimeout(release, 50);
+    await Promise.all(dropping);
+    await Promise.all(['d5', 'd6', 'd7', 'd8'].map(insert));
+    const rows: Array<{ id: string }> = await orm.em.fork().execute(`select id from ps_items where id like 'd%' order by id`);
+    expect(rows.map((row) => row.id)).to.deep.equal(['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8']);
+  });
+});
