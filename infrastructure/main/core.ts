@@ -69,7 +69,7 @@ export interface CoreParts {
 export function createCore(parts: CoreParts): Core {
   const { orm, ids, clock, logger, transport } = parts;
   const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(parts.config) });
-  const relay = new OutboxRelay(orm, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
+  const relay = new OutboxRelay(transactor, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
   transactor.onCommit((eventIds) => relay.nudge(eventIds));
   const organizationRepository = new SqlOrganizationRepository();
   const changes = new PostgresChangeFeed(transactor, parts.config.databaseUrl, logger.child({ component: 'change-feed' }));

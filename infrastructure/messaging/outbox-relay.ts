@@ -14,8 +14,8 @@
  * thousands of them per claim under load). A scan of the whole outbox runs at least every poll interval, for
  * events of other processes, of a relay that died, or whose publication failed.
  */
-import type { Orm } from '../persistence/orm';
-import { formatSql } from '../persistence/sql-literals';
+import type { Transactor } from '../../domain/ports/transactor';
+import { deferWrite, entityManager } from '../persistence/mikro-orm-transactor';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
 import { NUMBERING_CTES } from './event-sequences';
@@ -51,7 +51,7 @@ export class OutboxRelay {
   private readonly claimByScanSql = claimSql('true', 'limit ?');
 
   constructor(
-    private readonly orm: Orm,
+    private readonly transactor: Transactor,
     private readonly transport: EventTransport,
     private readonly logger: Logger,
     options: OutboxRelayOptions = {},
@@ -144,9 +144,10 @@ export class OutboxRelay {
    * fan-out load: a relay cycle was claim 48 + publish 32 + mark 55 ms at p50, the mark being a commit's flush.
    */
   private markPublished(ids: readonly string[]): void {
-    const em = this.orm.em.fork({ useContext: false });
-    const mark = formatSql(em.getPlatform(), MARK_PUBLISHED_SQL, [JSON.stringify(ids)]);
-    const marking = em.execute(`set local synchronous_commit = off; ${mark}`, [], 'run').then(
+    const marking = this.transactor.run(async (tx) => {
+      await deferWrite(tx, 'set local synchronous_commit = off');
+      await deferWrite(tx, MARK_PUBLISHED_SQL, [JSON.stringify(ids)]);
+    }).then(
       () => undefined,
       (error: unknown) => this.logger.warn({ err: error, events: ids.length }, 'outbox relay could not mark events published; they are published again after their lease'),
     );
@@ -166,10 +167,10 @@ export class OutboxRelay {
 
   /** Claims and publishes these events (those still unpublished and unleased), or a batch found by scanning. */
   private async publishBatch(ids: readonly string[] | null): Promise<number> {
-    const em = this.orm.em.fork({ useContext: false });
     // One statement claims a batch (lease), numbers what has no sequence yet, and commits: one round trip where a
     // transaction of three statements took five. The transport is called after, with nothing held.
-    const rows = await em.execute<EventRow[]>(ids ? this.claimByIdSql : this.claimByScanSql, [ids ? JSON.stringify(ids) : this.batchSize, this.leaseMs]);
+    const claim = ids ? this.claimByIdSql : this.claimByScanSql;
+    const rows = await this.transactor.read((tx) => entityManager(tx).execute<EventRow[]>(claim, [ids ? JSON.stringify(ids) : this.batchSize, this.leaseMs]));
     if (rows.length === 0) return 0;
     const events = rows.map(storedEventFromRow).sort((a, b) => a.sequence - b.sequence);
     const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));
@@ -179,7 +180,9 @@ export class OutboxRelay {
     if (failed) {
       // Release the lease at once so the next attempt does not wait for it to expire.
       const unpublished = events.filter((_, index) => results[index].status === 'rejected').map((event) => event.id);
-      await em.execute(`update events set relay_lease_until = null where id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(unpublished)]);
+      await this.transactor.read((tx) =>
+        entityManager(tx).execute(`update events set relay_lease_until = null where id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(unpublished)], 'run'),
+      );
       throw failed.reason;
     }
     return rows.length;

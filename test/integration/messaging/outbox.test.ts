@@ -65,7 +65,7 @@ describe('transactional outbox, relay and event transports', () => {
     (await orm.em.fork().execute(`select id, sequence from events where organization_id = ? order by id`, [organizationId])) as Array<{ id: string; sequence: number | null }>;
   const numberAll = async () => {
     // A relay on a transport that accepts everything: numbering happens at claim time.
-    const relay = new OutboxRelay(orm, new InProcessTransport(logger), logger);
+    const relay = new OutboxRelay(transactor, new InProcessTransport(logger), logger);
     await relay.drain();
     await relay.stop();
   };
@@ -97,7 +97,7 @@ describe('transactional outbox, relay and event transports', () => {
 
     it('keeps sequences gapless and unique under concurrent transactions and concurrent relays', async () => {
       await Promise.all(Array.from({ length: 20 }, () => append('org_seq_c', 3)));
-      const relays = [1, 2, 3].map(() => new OutboxRelay(orm, new InProcessTransport(logger), logger, { batchSize: 7 }));
+      const relays = [1, 2, 3].map(() => new OutboxRelay(transactor, new InProcessTransport(logger), logger, { batchSize: 7 }));
       await Promise.all(relays.map((relay) => relay.drain()));
       await Promise.all(relays.map((relay) => relay.stop()));
       const sequences = (await sequencesOf('org_seq_c')).map((row) => row.sequence).sort((a, b) => a! - b!);
@@ -111,7 +111,7 @@ describe('transactional outbox, relay and event transports', () => {
       const consumer = await transport.consume({ durableName }, async (event) => {
         if (event.organizationId === organizationId) published.push(event.id);
       });
-      return { relay: new OutboxRelay(orm, transport, logger, { pollIntervalMs: 60_000 }), published, consumer };
+      return { relay: new OutboxRelay(transactor, transport, logger, { pollIntervalMs: 60_000 }), published, consumer };
     }
 
     it('claims nudged events by id without scanning the outbox, and a scan still finds events nobody nudged', async () => {
@@ -190,7 +190,7 @@ describe('transactional outbox, relay and event transports', () => {
       const consumer = await transport.consume({ durableName: 'outbox-test' }, async (event) => {
         if (event.organizationId === 'org_down') received.push(event);
       });
-      const relay = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 100 });
+      const relay = new OutboxRelay(transactor, transport, logger, { pollIntervalMs: 100 });
       try {
         await nats.kill();
         const committed = await append('org_down', 5);
@@ -223,7 +223,7 @@ describe('transactional outbox, relay and event transports', () => {
         const committed = await append('org_crash', 3);
         // A second crash: a relay claimed the events (lease) and died before marking them published.
         await orm.em.fork().execute(`update events set relay_lease_until = now() - interval '1 second' where organization_id = 'org_crash'`);
-        const restarted = new OutboxRelay(orm, transport, logger, { pollIntervalMs: 100 });
+        const restarted = new OutboxRelay(transactor, transport, logger, { pollIntervalMs: 100 });
         await restarted.drain();
         await eventually(() => received.size === 3);
         expect([...received.keys()].sort()).to.deep.equal(committed.map((event) => event.id).sort());
@@ -287,7 +287,7 @@ describe('transactional outbox, relay and event transports', () => {
         seen.push(event.id);
       });
       const [event] = await append('org_inproc');
-      const relay = new OutboxRelay(orm, transport, logger);
+      const relay = new OutboxRelay(transactor, transport, logger);
       await relay.drain();
       expect(seen).to.deep.equal([event.id]);
       expect(await unpublished('org_inproc')).to.equal(0);

@@ -30,7 +30,7 @@ describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', ()
         Array.from({ length: 5 }, () => transactor.run((tx) => outbox.append(tx, [{ type: 'note.created', scope, object: { object: 'note', id: 'n' } }]))),
       );
       expect(batches.flat()).to.have.length(5);
-      const relay = new OutboxRelay(orm, new InProcessTransport(createLogger('silent')), createLogger('silent'));
+      const relay = new OutboxRelay(transactor, new InProcessTransport(createLogger('silent')), createLogger('silent'));
       await relay.drain();
       await relay.stop();
       const numbered = await orm.em.fork().execute(`select sequence from events where organization_id = 'org_embedded' and published_at is not null order by sequence`);
