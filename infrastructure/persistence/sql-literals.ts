@@ -39,6 +39,18 @@ export interface ParameterizedSql {
 export function parameterizeSql(platform: Platform, sql: string, params: readonly unknown[]): ParameterizedSql | null {
   if (params.length === 0 || sql.includes('$')) return null;
   if (params.some((value) => Array.isArray(value) || Utils.isRawSql(value))) return null;
+  if (!sql.includes('??')) {
+    // Without identifiers every placeholder is a value, so the template depends on the text alone: built once.
+    let known = TEMPLATES.get(sql);
+    if (known === undefined) {
+      let count = 0;
+      known = { template: substitute(platform, sql, params, () => `$${(count += 1)}`), count };
+      if (TEMPLATES.size < MAX_TEMPLATES) TEMPLATES.set(sql, known);
+    }
+    const args: string[] = [];
+    for (let i = 0; i < known.count; i += 1) args.push(quoteLiteral(platform, params[i]));
+    return { template: known.template, args };
+  }
   const args: string[] = [];
   const template = substitute(platform, sql, params, (value) => {
     args.push(quoteLiteral(platform, value));
@@ -46,6 +58,10 @@ export function parameterizeSql(platform: Platform, sql: string, params: readonl
   });
   return { template, args };
 }
+
+/** Templates by statement text (the hot statements are a few dozen texts, each a kilobyte or so). */
+const TEMPLATES = new Map<string, { template: string; count: number }>();
+const MAX_TEMPLATES = 2_000;
 
 function quoteLiteral(platform: Platform, value: unknown): string {
   if (typeof value === 'string') return escapeLiteral(value);

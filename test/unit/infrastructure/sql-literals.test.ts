@@ -47,6 +47,13 @@ describe('SQL literals (formatting statements as MikroORM does, without its per-
       });
     });
 
+    it('gives a statement text the same template each time, with the values of each call', () => {
+      const reference = platform();
+      const sql = 'update t set a = ?, b = ? where id = ?';
+      expect(parameterizeSql(reference, sql, [1, "x'y", 'id1'])).to.deep.equal({ template: 'update t set a = $1, b = $2 where id = $3', args: ['1', "'x''y'", "'id1'"] });
+      expect(parameterizeSql(reference, sql, [null, 'z', 'id2'])).to.deep.equal({ template: 'update t set a = $1, b = $2 where id = $3', args: ['NULL', "'z'", "'id2'"] });
+    });
+
     it('is not offered for a statement without values, with a list or a raw fragment among them, or with a $ in its text', () => {
       const reference = platform();
       expect(parameterizeSql(reference, 'select 1', [])).to.equal(null);
