@@ -33,7 +33,7 @@ class Connections {
   constructor(em: EntityManager, preparedStatements: boolean) {
     this.knex = em.getConnection().getKnex();
     this.platform = em.getPlatform();
-    this.prepared = preparedStatements ? new PreparedStatements(this.platform) : null;
+    this.prepared = preparedStatements ? PreparedStatements.forPool(this.knex.client, this.platform) : null;
   }
 
   acquire(): Promise<PooledConnection> {

@@ -39,16 +39,26 @@ export function isUnknownPreparedStatement(error: unknown): boolean {
  * the server not know a name after all, the connection forgets what it held and prepares again (the transactor
  * sends that batch again when nothing of its unit ran before it).
  *
- * Names are per process and the registry is module-wide: several transactors may share one pool. Not for servers
- * that share one session among connections (PGlite's socket server) or poolers that hand a session to another
- * client between transactions; the transactor is then built without it.
+ * One registry per connection pool (`forPool`), since several transactors may share a pool and a name must mean
+ * one text on each of its connections. Not for servers that share one session among connections (PGlite's socket
+ * server) or poolers that hand a session to another client between transactions; the transactor is then built
+ * without it.
  */
 export class PreparedStatements {
-  private static readonly names = new Map<string, string | null>();
-  private static readonly held = new WeakMap<object, Set<string>>();
-  private static probes = 0;
+  private static readonly pools = new WeakMap<object, PreparedStatements>();
+  /** Statement names by template; null: PostgreSQL could not prepare it. */
+  private readonly names = new Map<string, string | null>();
+  /** What each connection of the pool has prepared. */
+  private readonly held = new WeakMap<object, Set<string>>();
+  private probes = 0;
 
-  constructor(private readonly platform: Platform) {}
+  private constructor(private readonly platform: Platform) {}
+
+  static forPool(pool: object, platform: Platform): PreparedStatements {
+    let registry = PreparedStatements.pools.get(pool);
+    if (!registry) PreparedStatements.pools.set(pool, (registry = new PreparedStatements(platform)));
+    return registry;
+  }
 
   /**
    * The batch as text for this connection. `probe` prepares, one round trip each, the statements never tried
@@ -65,14 +75,14 @@ export class PreparedStatements {
         text.push(formatSql(this.platform, statement.sql, statement.params));
         continue;
       }
-      let name = PreparedStatements.names.get(parameterized.template);
-      if (name === undefined && probe && PreparedStatements.names.size < MAX_TEMPLATES) {
-        const probed = `u${(PreparedStatements.probes += 1)}`;
+      let name = this.names.get(parameterized.template);
+      if (name === undefined && probe && this.names.size < MAX_TEMPLATES) {
+        const probed = `u${(this.probes += 1)}`;
         const prepared = await probe(`prepare ${probed} as ${parameterized.template}`);
         if (prepared) held.add(probed);
         // Another unit may have probed the same text meanwhile: the first name registered is the one used.
-        if (!PreparedStatements.names.has(parameterized.template)) PreparedStatements.names.set(parameterized.template, prepared ? probed : null);
-        name = PreparedStatements.names.get(parameterized.template);
+        if (!this.names.has(parameterized.template)) this.names.set(parameterized.template, prepared ? probed : null);
+        name = this.names.get(parameterized.template);
       }
       if (!name) {
         text.push(formatSql(this.platform, statement.sql, statement.params));
@@ -98,8 +108,8 @@ export class PreparedStatements {
   }
 
   private heldBy(connection: object): Set<string> {
-    let held = PreparedStatements.held.get(connection);
-    if (!held) PreparedStatements.held.set(connection, (held = new Set()));
+    let held = this.held.get(connection);
+    if (!held) this.held.set(connection, (held = new Set()));
     return held;
   }
 }

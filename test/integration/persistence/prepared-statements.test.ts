@@ -67,6 +67,20 @@ describe('units of work on prepared statements', () => {
     for (const text of reads) expect(text).to.match(/^(prepare u\d+ as select n from ps_items where id = \$1;\s*)?execute u\d+\('none\d'\)$/);
   });
 
+  it('gives statements one name per pool, however many transactors share it', async () => {
+    const other = new MikroOrmTransactor(orm, { preparedStatements: true });
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = await Promise.all([
+        transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select n from ps_items where id = ? or n = ?', ['a1', -1])),
+        other.read((tx) => entityManager(tx).execute<Array<{ id: string }>>('select id from ps_items where n = ? and id = ?', [2, 'a2'])),
+      ]);
+      expect(a).to.deep.equal([{ n: 1 }]);
+      expect(b).to.deep.equal([{ id: 'a2' }]);
+    }
+    const names = statements.map((text) => /^prepare (u\d+) as (.*)$/s.exec(text)).filter((m): m is RegExpExecArray => m !== null);
+    expect(new Set(names.map((m) => m[1])).size).to.equal(new Set(names.map((m) => m[2])).size);
+  });
+
   it('passes strings with quotes, backslashes and any character, and JSON documents, unchanged', async () => {
     const texts = [...awkwardStrings, 'tail \\'];
     const document = { quote: "it's", slash: 'a\\b', texts };
