@@ -64,7 +64,7 @@ class Connections {
 
   private async sendPrepared(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
     const prepared = this.prepared!;
-    const probe = idle ? (prepare: string) => this.query(connection, [prepare]).then(() => true, () => false) : null;
+    const probe = idle ? (prepare: string) => this.query(connection, [prepare]).then(() => null, (error: unknown) => error ?? new Error('refused')) : null;
     const batch = await prepared.render(connection, statements, probe);
     try {
       const result = await this.query(connection, batch.text);

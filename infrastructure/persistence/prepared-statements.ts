@@ -23,6 +23,12 @@ export function isUnknownPreparedStatement(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '26000';
 }
 
+/** A statement PostgreSQL refuses to prepare as written: syntax, types, names (class 42) or a feature (0A). */
+function refusedForGood(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return code.startsWith('42') || code.startsWith('0A');
+}
+
 /**
  * Server-side prepared statements for the units of work's simple-protocol batches. PostgreSQL parses, analyzes
  * and plans every statement it is sent as text; on a payment's statements (a CTE of three parts, inserts from
@@ -62,9 +68,10 @@ export class PreparedStatements {
 
   /**
    * The batch as text for this connection. `probe` prepares, one round trip each, the statements never tried
-   * before; callers pass it only when the connection is outside a transaction (a failed PREPARE would abort one).
+   * before, and answers the error if PostgreSQL refused; callers pass it only when the connection is outside a
+   * transaction (a failed PREPARE would abort one).
    */
-  async render(connection: object, statements: readonly Statement[], probe: ((prepare: string) => Promise<boolean>) | null): Promise<RenderedBatch> {
+  async render(connection: object, statements: readonly Statement[], probe: ((prepare: string) => Promise<unknown>) | null): Promise<RenderedBatch> {
     const held = this.heldBy(connection);
     const prepares: string[] = [];
     const preparing: string[] = [];
@@ -78,10 +85,11 @@ export class PreparedStatements {
       let name = this.names.get(parameterized.template);
       if (name === undefined && probe && this.names.size < MAX_TEMPLATES) {
         const probed = `u${(this.probes += 1)}`;
-        const prepared = await probe(`prepare ${probed} as ${parameterized.template}`);
-        if (prepared) held.add(probed);
-        // Another unit may have probed the same text meanwhile: the first name registered is the one used.
-        if (!this.names.has(parameterized.template)) this.names.set(parameterized.template, prepared ? probed : null);
+        const refusal = await probe(`prepare ${probed} as ${parameterized.template}`);
+        if (!refusal) held.add(probed);
+        // Another unit may have probed the same text meanwhile: the first name registered is the one used. A
+        // refusal for another reason than the statement itself (a lost connection, a cancel) decides nothing.
+        if (!this.names.has(parameterized.template) && (!refusal || refusedForGood(refusal))) this.names.set(parameterized.template, refusal ? null : probed);
         name = this.names.get(parameterized.template);
       }
       if (!name) {
