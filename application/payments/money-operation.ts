@@ -5,12 +5,15 @@ import type { ConnectorCredentials } from '../../domain/ports/connector-descript
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
+import type { OperationIntent } from '../../domain/ports/payment-repositories';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface MoneyOperationPlan<P> {
   /** Checks the rules on the locked payment (throws a DomainError) and says what to ask the acquirer, if anything. */
   check(payment: Payment, now: Date): P;
+  /** What the acquirer is asked for: the same kind and amount as a pending operation resumes it. */
+  intent(plan: P): Omit<OperationIntent, 'operationId'>;
   /** False when nothing goes to the acquirer (e.g. canceling a checkout that never reached one). */
   needsAcquirer(plan: P): boolean;
   call(plan: P, ctx: { gateway: AcquirerGateway; credentials: ConnectorCredentials; operationId: string; acquirerPaymentId: string }): Promise<OperationOutput>;
@@ -20,21 +23,39 @@ export interface MoneyOperationPlan<P> {
 
 /**
  * The pipeline of capture, void and refund: tx1 locks the payment, checks the rules and claims the operation
- * (a concurrent operation gets 409); the acquirer is called outside any transaction, on the account that
- * authorized, with the operation id as idempotency key; tx2 applies the outcome and writes its events.
+ * (a concurrent operation gets 409), keeping what it is; the acquirer is called outside any transaction, on the
+ * account that authorized, with the operation id as idempotency key; tx2 applies the outcome and writes its events.
+ *
+ * An acquirer call that ends without an answer (a deadline after sending, a dropped connection) may have been
+ * executed. Its operation then stays pending on the payment under its id, and the merchant's repetition of the
+ * same request (same kind and amount) resumes it under that id, so the acquirer answers the first execution
+ * instead of executing a second refund or capture. Any other money operation on the payment meanwhile answers
+ * 409 `operation_outcome_unknown`, naming the pending one. A process that stops between the call and tx2 leaves
+ * the same state once its claim expires.
  */
 export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentId: string, plan: MoneyOperationPlan<P>): Promise<PaymentObject> {
-  const operationId = deps.ids.next('op_');
   const claimMs = deps.operationClaimMs ?? 60_000;
   const prepared = await deps.transactor.run(async (tx) => {
     const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
     if (!payment) throw new NotFoundError('payment', paymentId);
     const now = deps.clock.now();
     const p = plan.check(payment, now);
-    const claimed = await deps.payments.claimOperation(tx, scope, paymentId, operationId, new Date(now.getTime() + claimMs));
+    const requested = plan.intent(p);
+    const pending = await deps.payments.pendingOperation(tx, scope, paymentId);
+    if (pending?.active) throw new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
+    if (pending && (pending.intent.kind !== requested.kind || pending.intent.amount !== requested.amount)) {
+      const { kind, amount } = pending.intent;
+      throw new DomainError('invalid_state', `An earlier ${kind}${amount === null ? '' : ` of ${amount}`} on this payment ended without an answer from the acquirer; repeat that request to settle it first.`, {
+        reason: 'operation_outcome_unknown',
+        pendingOperation: { kind, amount },
+      });
+    }
+    const intent = { ...requested, operationId: pending?.intent.operationId ?? deps.ids.next('op_') };
+    const claimed = await deps.payments.claimOperation(tx, scope, paymentId, intent, new Date(now.getTime() + claimMs));
     if (!claimed) throw new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
-    return { payment, p };
+    return { payment, p, operationId: intent.operationId };
   });
+  const { operationId } = prepared;
 
   let acquirerReference: string | null = null;
   try {
@@ -57,11 +78,16 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
       acquirerReference = output.operationId;
     }
   } catch (error) {
-    await deps.transactor.run((tx) => deps.payments.releaseOperation(tx, scope, paymentId, operationId));
+    const outcomeUnknown = isConnectorFailure(error) && error.outcomeUnknown;
+    await deps.transactor.run((tx) => deps.payments.releaseOperation(tx, scope, paymentId, operationId, !outcomeUnknown));
     if (isConnectorFailure(error)) {
-      throw new DomainError('connector_unavailable', `The acquirer did not complete the operation (${error.kind}); nothing was recorded, retry later.`, {
-        outcomeUnknown: error.outcomeUnknown,
-      });
+      throw new DomainError(
+        'connector_unavailable',
+        outcomeUnknown
+          ? `The acquirer did not answer (${error.kind}) and may have executed the operation; repeat the same request to settle it (it is never executed twice).`
+          : `The acquirer did not complete the operation (${error.kind}); nothing was recorded, retry later.`,
+        { outcomeUnknown },
+      );
     }
     throw error;
   }
@@ -71,7 +97,7 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
     if (!payment) throw new NotFoundError('payment', paymentId);
     plan.apply(payment, prepared.p, { operationId, now: deps.clock.now(), acquirerReference });
     await deps.payments.update(tx, payment);
-    await deps.payments.releaseOperation(tx, scope, paymentId, operationId);
+    await deps.payments.releaseOperation(tx, scope, paymentId, operationId, true);
     const events = payment.pullEvents().map(paymentEventToOutbox);
     if (events.length) await deps.outbox.append(tx, events);
     return payment;

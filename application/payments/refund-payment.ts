@@ -10,6 +10,7 @@ export class RefundPayment {
   execute(input: { scope: TenantScope; paymentId: string; amount?: number; reason?: string; metadata?: Record<string, unknown> }): Promise<PaymentObject> {
     return runMoneyOperation<number>(this.deps, input.scope, input.paymentId, {
       check: (payment) => payment.assertRefundable(input.amount),
+      intent: (amount) => ({ kind: 'refund', amount }),
       needsAcquirer: () => true,
       call: (amount, ctx) => ctx.gateway.refund({ credentials: ctx.credentials, idempotencyKey: ctx.operationId, acquirerPaymentId: ctx.acquirerPaymentId, amount }),
       apply: (payment, amount, ctx) => {

@@ -10,6 +10,7 @@ export class VoidPayment {
   execute(input: { scope: TenantScope; paymentId: string; reason?: string }): Promise<PaymentObject> {
     return runMoneyOperation<'void' | 'cancel'>(this.deps, input.scope, input.paymentId, {
       check: (payment) => payment.assertVoidable(),
+      intent: () => ({ kind: 'void', amount: null }),
       needsAcquirer: (kind) => kind === 'void',
       call: (_kind, ctx) => ctx.gateway.void({ credentials: ctx.credentials, idempotencyKey: ctx.operationId, acquirerPaymentId: ctx.acquirerPaymentId }),
       apply: (payment, _kind, ctx) => {

@@ -4,6 +4,17 @@ import type { Payment, PaymentPrimitives } from '../payment/payment';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
 
+/**
+ * A money operation as the acquirer is asked for it. Its id is the acquirer's idempotency key, so asking again
+ * under the same id never executes it twice.
+ */
+export interface OperationIntent {
+  readonly operationId: string;
+  readonly kind: 'capture' | 'void' | 'refund';
+  /** Minor units; null for a void. */
+  readonly amount: number | null;
+}
+
 /** Persistence of the payment aggregate. Every read is scoped by organization and environment. */
 export interface PaymentRepository {
   insert(tx: Transaction, payment: Payment): Promise<void>;
@@ -12,10 +23,20 @@ export interface PaymentRepository {
   find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   /**
    * Marks a money operation (capture, void, refund) as in flight until `until`, so two concurrent requests never
-   * both reach the acquirer. False when another operation holds an unexpired claim.
+   * both reach the acquirer, and keeps what it is (`intent`) until its outcome is known. False when another
+   * operation holds an unexpired claim.
    */
-  claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean>;
-  releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void>;
+  claimOperation(tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent, until: Date): Promise<boolean>;
+  /**
+   * The operation last claimed on the payment whose outcome is not recorded yet, if any: one in flight (`active`:
+   * its claim has not expired), or one whose acquirer call ended without an answer or whose process stopped.
+   */
+  pendingOperation(tx: Transaction, scope: TenantScope, id: string): Promise<{ intent: OperationIntent; active: boolean } | null>;
+  /**
+   * Ends the claim. `settled`: the operation's outcome is known (recorded, refused, or nothing reached the
+   * acquirer), so its intent goes too; otherwise the intent stays for a repetition to resume under the same id.
+   */
+  releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean): Promise<void>;
   /**
    * The payment that made an attempt (attempt ids are globally unique), whatever its tenant: asynchronous
    * connector reports name the attempt (their idempotency key), not the tenant.

@@ -1,5 +1,5 @@
 import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
-import type { PaymentRepository } from '../../domain/ports/payment-repositories';
+import type { OperationIntent, PaymentRepository } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
@@ -78,20 +78,30 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
   }
 
-  async claimOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, until: Date): Promise<boolean> {
+  async claimOperation(tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent, until: Date): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
-      `update payments set operation_claim_id = ?, operation_claim_until = ?
+      `update payments set operation_claim_id = ?, operation_claim_until = ?, operation_intent = ?::jsonb
         where id = ? and ${sameTenant()}
           and (operation_claim_id is null or operation_claim_until < now())
         returning id`,
-      [operationId, until, id, scope.organizationId, scope.environment],
+      [intent.operationId, until, JSON.stringify(intent), id, scope.organizationId, scope.environment],
     );
     return rows.length === 1;
   }
 
-  async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string): Promise<void> {
+  async pendingOperation(tx: Transaction, scope: TenantScope, id: string): Promise<{ intent: OperationIntent; active: boolean } | null> {
+    const rows = await entityManager(tx).execute<Array<{ intent: OperationIntent | string | null; active: boolean | null }>>(
+      `select operation_intent as intent, operation_claim_until >= now() as active from payments where id = ? and ${sameTenant()}`,
+      [id, scope.organizationId, scope.environment],
+    );
+    const intent = rows[0]?.intent;
+    if (!intent) return null;
+    return { intent: typeof intent === 'string' ? (JSON.parse(intent) as OperationIntent) : intent, active: rows[0]!.active === true };
+  }
+
+  async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean): Promise<void> {
     await entityManager(tx).execute(
-      `update payments set operation_claim_id = null, operation_claim_until = null
+      `update payments set operation_claim_id = null, operation_claim_until = null${settled ? ', operation_intent = null' : ''}
         where id = ? and ${sameTenant()} and operation_claim_id = ?`,
       [id, scope.organizationId, scope.environment, operationId],
     );

@@ -10,7 +10,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
-import type { CustomerRepository, PaymentQueries, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { CustomerRepository, OperationIntent, PaymentQueries, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -67,7 +67,6 @@ export class FakeOutbox implements EventOutbox {
 
 export class InMemoryPayments implements PaymentRepository {
   readonly rows = new Map<string, ReturnType<Payment['toPrimitives']>>();
-  readonly claims = new Map<string, string>();
   async insert(_tx: Transaction, payment: Payment) {
     const p = payment.toPrimitives();
     this.rows.set(key(p, p.id), p);
@@ -90,13 +89,22 @@ export class InMemoryPayments implements PaymentRepository {
       .slice(0, limit)
       .map((p) => Payment.fromPrimitives(p));
   }
-  async claimOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string) {
-    if (this.claims.has(key(scope, id))) return false;
-    this.claims.set(key(scope, id), operationId);
+  /** Pending money operations by payment; `active` is set by a claim and cleared by its release. */
+  readonly operations = new Map<string, { intent: OperationIntent; active: boolean }>();
+  async claimOperation(_tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent) {
+    if (this.operations.get(key(scope, id))?.active) return false;
+    this.operations.set(key(scope, id), { intent, active: true });
     return true;
   }
-  async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string) {
-    if (this.claims.get(key(scope, id)) === operationId) this.claims.delete(key(scope, id));
+  async pendingOperation(_tx: Transaction, scope: TenantScope, id: string) {
+    const pending = this.operations.get(key(scope, id));
+    return pending ? { ...pending } : null;
+  }
+  async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean) {
+    const pending = this.operations.get(key(scope, id));
+    if (pending?.intent.operationId !== operationId) return;
+    if (settled) this.operations.delete(key(scope, id));
+    else pending.active = false;
   }
 }
 
@@ -148,17 +156,28 @@ export class CountingUsage implements ProductionUsage {
 }
 
 export type ScriptedAnswer = AuthorizeOutput | 'timeout' | 'technical';
+export type OperationAnswer = 'ok' | 'timeout' | 'technical';
 
 /** One scripted acquirer per account; records calls and whether a transaction was open during them. */
 export class ScriptedConnectors implements PaymentConnectors {
   readonly calls: Array<{ accountId: string; input: AuthorizeInput; insideTransaction: boolean }> = [];
+  /** Money operations the acquirer executed (once per idempotency key), and every call made for one. */
   readonly operations: Array<{ accountId: string; kind: string; amount?: number; idempotencyKey: string }> = [];
+  readonly operationCalls: Array<{ kind: string; idempotencyKey: string }> = [];
   private readonly scripts = new Map<string, ScriptedAnswer[]>();
+  private readonly operationScripts = new Map<string, OperationAnswer[]>();
+  private readonly executed = new Map<string, OperationOutput>();
 
   constructor(readonly list: PaymentConnectorAccount[], private readonly transactor: FakeTransactor) {}
 
   script(accountId: string, ...answers: ScriptedAnswer[]): this {
     this.scripts.set(accountId, answers);
+    return this;
+  }
+
+  /** How the next calls of a money operation end: `timeout` executes it and then gives no answer. */
+  scriptOperation(kind: 'capture' | 'void' | 'refund', ...answers: OperationAnswer[]): this {
+    this.operationScripts.set(kind, answers);
     return this;
   }
 
@@ -169,9 +188,19 @@ export class ScriptedConnectors implements PaymentConnectors {
   async open(_scope: TenantScope, accountId: string) {
     const account = this.list.find((a) => a.id === accountId);
     if (!account) return null;
+    // Idempotent by key like a real acquirer: a repeated key answers the first execution and executes nothing.
     const op = (kind: string) => async (input: { idempotencyKey: string; amount?: number }): Promise<OperationOutput> => {
-      this.operations.push({ accountId, kind, ...(input.amount !== undefined ? { amount: input.amount } : {}), idempotencyKey: input.idempotencyKey });
-      return { status: 'approved', amount: input.amount ?? 0, operationId: `acq_${kind}_${this.operations.length}`, rawCode: '00' };
+      this.operationCalls.push({ kind, idempotencyKey: input.idempotencyKey });
+      const answer = this.operationScripts.get(kind)?.shift() ?? 'ok';
+      if (answer === 'technical') throw new ConnectorFailure('technical', 'connection refused', { nothingSent: true });
+      let output = this.executed.get(input.idempotencyKey);
+      if (!output) {
+        this.operations.push({ accountId, kind, ...(input.amount !== undefined ? { amount: input.amount } : {}), idempotencyKey: input.idempotencyKey });
+        output = { status: 'approved', amount: input.amount ?? 0, operationId: `acq_${kind}_${this.operations.length}`, rawCode: '00' };
+        this.executed.set(input.idempotencyKey, output);
+      }
+      if (answer === 'timeout') throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
+      return output;
     };
     const gateway = {
       authorize: async (input: AuthorizeInput) => {

@@ -16,6 +16,7 @@ import { Migration20261122010000LeanerWriteIndexes } from './Migration2026112201
 import { Migration20261125000100DropRedundantDeliveryIndex } from './Migration20261125000100DropRedundantDeliveryIndex';
 import { Migration20261125000200RoutingLeaseCheck } from './Migration20261125000200RoutingLeaseCheck';
 import { Migration20261125000300LeanerDeliveryWrites } from './Migration20261125000300LeanerDeliveryWrites';
+import { Migration20261125000400OperationIntents } from './Migration20261125000400OperationIntents';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -31,4 +32,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000100DropRedundantDeliveryIndex', class: Migration20261125000100DropRedundantDeliveryIndex },
   { name: 'Migration20261125000200RoutingLeaseCheck', class: Migration20261125000200RoutingLeaseCheck },
   { name: 'Migration20261125000300LeanerDeliveryWrites', class: Migration20261125000300LeanerDeliveryWrites },
+  { name: 'Migration20261125000400OperationIntents', class: Migration20261125000400OperationIntents },
 ];

@@ -43,25 +43,30 @@ describe('statements by payment id use the primary key, statistics or not (Postg
     return { byIndex: Number(row.fetched), sequentially: Number(row.seq), indexScans: Number(row.scans) };
   }
 
-  it('finds, updates, claims and releases one payment reading only its row', async () => {
+  it('finds, updates, claims, reads the pending operation of and releases one payment reading only its row', async () => {
+    const intent = { operationId: 'op_1', kind: 'capture' as const, amount: 100 };
     const read = await transactor.run(async (tx) => {
       const payment = await payments.find(tx, scope, 'pay_plans', { forUpdate: true });
       expect(payment?.id).to.equal('pay_plans');
       await payments.update(tx, payment!);
-      expect(await payments.claimOperation(tx, scope, 'pay_plans', 'op_1', new Date(Date.now() + 60_000))).to.equal(true);
-      await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1');
+      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.equal(null);
+      expect(await payments.claimOperation(tx, scope, 'pay_plans', intent, new Date(Date.now() + 60_000))).to.equal(true);
+      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.deep.equal({ intent, active: true });
+      await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', false);
+      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.deep.equal({ intent, active: false });
+      await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', true);
       return rowsRead(tx);
     });
-    // Four statements, one row each (an update may visit the row's previous version too); the tenant has 3,001.
-    expect(read.indexScans).to.be.at.least(4);
+    // Eight statements, one row each (an update may visit the row's previous version too); the tenant has 3,001.
+    expect(read.indexScans).to.be.at.least(8);
     expect(read.sequentially).to.equal(0);
-    expect(read.byIndex, 'payment rows read through indexes').to.be.at.most(8);
+    expect(read.byIndex, 'payment rows read through indexes').to.be.at.most(16);
   });
 
   it('still refuses the payment to another tenant', async () => {
     const other = { organizationId: 'org_other', environment: 'sandbox' as const };
     expect(await transactor.read((tx) => payments.find(tx, other, 'pay_plans'))).to.equal(null);
     expect(await transactor.read((tx) => payments.find(tx, { ...scope, environment: 'live' }, 'pay_plans'))).to.equal(null);
-    expect(await transactor.run((tx) => payments.claimOperation(tx, other, 'pay_plans', 'op_2', new Date(Date.now() + 60_000)))).to.equal(false);
+    expect(await transactor.run((tx) => payments.claimOperation(tx, other, 'pay_plans', { operationId: 'op_2', kind: 'void', amount: null }, new Date(Date.now() + 60_000)))).to.equal(false);
   });
 });

@@ -133,12 +133,12 @@ describe('capture, void and refund pipeline', () => {
       (e: DomainError) => expect(e.code).to.equal('amount_exceeds_available'),
     );
     expect(connectors.operations).to.have.length(0);
-    expect(payments.claims.size).to.equal(0);
+    expect(payments.operations.size).to.equal(0);
   });
 
   it('a concurrent operation in flight is refused with invalid_state', async () => {
     const { deps, payments, id } = await authorized();
-    payments.claims.set(`org_1/sandbox/${id}`, 'op_other');
+    payments.operations.set(`org_1/sandbox/${id}`, { intent: { operationId: 'op_other', kind: 'capture', amount: 1 }, active: true });
     await new VoidPayment(deps).execute({ scope: sandbox, paymentId: id }).then(
       () => expect.fail('should refuse'),
       (e: DomainError) => expect([e.code, e.meta.reason]).to.deep.equal(['invalid_state', 'operation_in_progress']),
@@ -153,5 +153,47 @@ describe('capture, void and refund pipeline', () => {
     expect(connectors.operations.filter((o) => o.kind === 'refund').map((o) => o.amount)).to.deep.equal([2_500, 7_500]);
     expect(full).to.include({ refundStatus: 'full', refundedAmount: 10_000, status: 'captured' });
     expect(outbox.types().slice(-2)).to.deep.equal(['payment.partially_refunded', 'payment.refunded']);
+  });
+
+  it('an operation that got no answer stays pending: repeating it resumes it under the same id, executed once', async () => {
+    const { deps, connectors, outbox, payments, id } = await authorized();
+    await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id });
+    connectors.scriptOperation('refund', 'timeout');
+    await new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 2_500 }).then(
+      () => expect.fail('should report the unknown outcome'),
+      (e: DomainError) => expect([e.code, e.meta.outcomeUnknown]).to.deep.equal(['connector_unavailable', true]),
+    );
+    expect(payments.operations.get(`org_1/sandbox/${id}`)).to.deep.include({ active: false });
+    // Another operation waits for it (a refund of another amount could be a second refund of the same money).
+    for (const other of [() => new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 3_000 }), () => new RefundPayment(deps).execute({ scope: sandbox, paymentId: id })]) {
+      await other().then(
+        () => expect.fail('should wait for the pending refund'),
+        (e: DomainError) => expect([e.code, e.meta.reason, e.meta.pendingOperation]).to.deep.equal(['invalid_state', 'operation_outcome_unknown', { kind: 'refund', amount: 2_500 }]),
+      );
+    }
+    const settled = await new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 2_500 });
+    expect(settled).to.include({ refundedAmount: 2_500, refundStatus: 'partial' });
+    const refundCalls = connectors.operationCalls.filter((c) => c.kind === 'refund');
+    expect(refundCalls).to.have.length(2);
+    expect(refundCalls[1]!.idempotencyKey).to.equal(refundCalls[0]!.idempotencyKey);
+    expect(connectors.operations.filter((o) => o.kind === 'refund')).to.have.length(1);
+    expect(outbox.types().filter((t) => t === 'payment.partially_refunded')).to.have.length(1);
+    expect(payments.operations.size).to.equal(0);
+    // Settled: the next refund is a new operation.
+    await new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 1_000 });
+    expect(new Set(connectors.operations.map((o) => o.idempotencyKey)).size).to.equal(connectors.operations.length);
+  });
+
+  it('an operation that provably never reached the acquirer is settled at once: the next one is new', async () => {
+    const { deps, connectors, payments, id } = await authorized();
+    connectors.scriptOperation('capture', 'technical');
+    await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id, amount: 4_000 }).then(
+      () => expect.fail('should fail'),
+      (e: DomainError) => expect([e.code, e.meta.outcomeUnknown]).to.deep.equal(['connector_unavailable', false]),
+    );
+    expect(payments.operations.size).to.equal(0);
+    const captured = await new CapturePayment(deps).execute({ scope: sandbox, paymentId: id, amount: 5_000 });
+    expect(captured).to.include({ capturedAmount: 5_000 });
+    expect(connectors.operationCalls[1]!.idempotencyKey).to.not.equal(connectors.operationCalls[0]!.idempotencyKey);
   });
 });
