@@ -63,9 +63,8 @@ export function refuseSensitiveCardData(body: Record<string, unknown>, location 
   check(body.card, `${location}.card`);
 }
 
-/** Digits that look like a card number (13 to 19 digits passing Luhn), e.g. pasted in a merchant defined field. */
-function looksLikeCardNumber(value: string): boolean {
-  const digits = value.replace(/[\s-]/g, '');
+/** 13 to 19 digits passing Luhn: a card number. */
+function isCardNumber(digits: string): boolean {
   if (!/^\d{13,19}$/.test(digits)) return false;
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
@@ -79,6 +78,40 @@ function looksLikeCardNumber(value: string): boolean {
   return sum % 10 === 0;
 }
 
+/** Runs of digits, groups separated by one space or dash as cards are written ("4111 1111 1111 1111"). */
+const DIGIT_RUNS = /\d(?:[ -]?\d)*/g;
+
+/** Whether a text carries a card number anywhere in it, e.g. pasted in a description or a metadata value. */
+export function containsCardNumber(text: string): boolean {
+  for (const run of text.match(DIGIT_RUNS) ?? []) if (isCardNumber(run.replace(/[ -]/g, ''))) return true;
+  return false;
+}
+
+/**
+ * The free-text fields a merchant could paste a card number into (spec, Authentication 8: card numbers are never
+ * accepted). Identifiers the merchant chooses (externalId, metadata keys, numbers) are left alone: numeric order
+ * ids of 13 to 19 digits pass Luhn one time in ten, and refusing them would be a false alarm, not a protection.
+ */
+function freeTextFields(body: Record<string, any>): Array<[string, unknown]> {
+  const fields: Array<[string, unknown]> = [
+    ['body.description', body.description],
+    ['body.softDescriptor', body.softDescriptor],
+    ['body.card.holderName', body.card?.holderName],
+  ];
+  for (const [key, value] of Object.entries(body.metadata ?? {})) fields.push([`body.metadata.${key}`, value]);
+  (body.items ?? []).forEach((item: { name?: unknown; sku?: unknown }, index: number) => fields.push([`body.items[${index}].name`, item.name], [`body.items[${index}].sku`, item.sku]));
+  (body.fraudAnalysis?.merchantDefinedFields ?? []).forEach((field: { value?: unknown }, index: number) => fields.push([`body.fraudAnalysis.merchantDefinedFields[${index}].value`, field.value]));
+  return fields;
+}
+
+function refuseCardNumbersInText(body: Record<string, any>): void {
+  for (const [param, value] of freeTextFields(body)) {
+    if (typeof value === 'string' && containsCardNumber(value)) {
+      throw new DomainError('sensitive_card_data', `${param} looks like it holds a card number; the payment API never accepts card numbers. Tokenize the card in the vault and send card.token.`, { param });
+    }
+  }
+}
+
 function checkFraudAnalysis(body: { fraudAnalysis?: { merchantDefinedFields?: Array<{ id: number; value: string }> } }): void {
   const fields = body.fraudAnalysis?.merchantDefinedFields ?? [];
   const seen = new Set<number>();
@@ -86,7 +119,6 @@ function checkFraudAnalysis(body: { fraudAnalysis?: { merchantDefinedFields?: Ar
     const param = `body.fraudAnalysis.merchantDefinedFields[${index}]`;
     if (seen.has(field.id)) throw new DomainError('validation_failed', `${param}.id ${field.id} is repeated; each id may appear once.`, { param: `${param}.id` });
     seen.add(field.id);
-    if (looksLikeCardNumber(field.value)) throw new DomainError('sensitive_card_data', `${param}.value looks like a card number; merchant defined fields never carry card data.`, { param: `${param}.value` });
   });
 }
 
@@ -106,6 +138,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       handler: async (request) => {
         const body = request.body as Record<string, any>;
         refuseSensitiveCardData(body);
+        refuseCardNumbersInText(body);
         checkFraudAnalysis(body);
         if (body.methodType !== 'card') {
           throw new DomainError('unsupported_payment_method', `methodType ${body.methodType} is not available through direct card processing; use card.`, { param: 'body.methodType' });

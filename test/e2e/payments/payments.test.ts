@@ -113,6 +113,29 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       }
     });
 
+    it('refuses a card number written into free text (description, metadata, items, holder name, merchant defined fields)', async () => {
+      for (const [body, param] of [
+        [{ amount: 100, card: card(), description: 'paid with 4111 1111 1111 1111, thanks' }, 'body.description'],
+        [{ amount: 100, card: card(), metadata: { note: 'card=5555-5555-5555-4444' } }, 'body.metadata.note'],
+        [{ amount: 100, card: card(), items: [{ name: 'Gift', quantity: 1, amount: 100 }, { name: 'x 378282246310005', quantity: 1, amount: 1 }] }, 'body.items[1].name'],
+        [{ amount: 100, card: { ...card(), holderName: 'ANA 4012888888881881' } }, 'body.card.holderName'],
+        [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: [{ id: 1, value: '4111111111111111' }] } }, 'body.fraudAnalysis.merchantDefinedFields[0].value'],
+      ] as const) {
+        const r = await merchant.sandbox.post('/v1/payments', body);
+        expect(r.status, JSON.stringify(body)).to.equal(422);
+        expect(r.body.error, JSON.stringify(r.body.error)).to.include({ code: "sensitive_card_data", param });
+      }
+      // Digits that fail Luhn, and identifiers the merchant chooses, are not card numbers to refuse.
+      const accepted = await merchant.sandbox.post('/v1/payments', {
+        amount: 100,
+        card: card(),
+        description: 'order 4111 1111 1111 1112',
+        externalId: '4111111111111111',
+        metadata: { batch: 4111111111 },
+      });
+      expect(accepted.status).to.equal(201);
+    });
+
     it('refuses unknown fields and out-of-bound values with 422 validation_failed', async () => {
       const unknown = await merchant.sandbox.post('/v1/payments', { amount: 100, card: card(), color: 'red' });
       expect(unknown.status).to.equal(422);
