@@ -365,6 +365,31 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(view.body.timeline.map((t: any) => t.type)).to.deep.equal(evts.map((e) => e.type));
     });
 
+    it('a refund whose answer was lost is settled by repeating it: same operation at the acquirer, recorded once; other operations wait with 409', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 10_000, card: card() });
+      const id = r.body.id as string;
+      injector.loseNextAnswer('refund');
+      const lost = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 3_000 }, { 'Idempotency-Key': `refund-${id}` });
+      expect(lost.status).to.equal(503);
+      expect(lost.body.error.code).to.equal('connector_unavailable');
+      expect(lost.body.error.message).to.match(/repeat the same request/);
+      expect((await merchant.sandbox.get(`/v1/payments/${id}`)).body.refundedAmount).to.equal(0);
+      const other = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 5_000 });
+      expect(other.status).to.equal(409);
+      expect(other.body.error.code).to.equal('invalid_state');
+      expect(other.body.error.message).to.match(/refund of 3000/);
+      const repeated = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 3_000 }, { 'Idempotency-Key': `refund-${id}` });
+      expect(repeated.status, JSON.stringify(repeated.body)).to.equal(201);
+      expect(repeated.body).to.include({ refundedAmount: 3_000, refundStatus: 'partial' });
+      const keys = injector.operationKeys.filter((k) => k.kind === 'refund').slice(-2).map((k) => k.idempotencyKey);
+      expect(keys[1]).to.equal(keys[0]);
+      expect((await events(id)).map((e) => e.type)).to.deep.equal(['payment.captured', 'payment.partially_refunded']);
+      // Settled: the next refund is a new operation.
+      const next = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 5_000 });
+      expect(next.body.refundedAmount).to.equal(8_000);
+      expect(injector.operationKeys[injector.operationKeys.length - 1]!.idempotencyKey).to.not.equal(keys[0]);
+    });
+
     it('unknown payment is 404; a payment of another environment is 404', async () => {
       expect((await merchant.sandbox.post('/v1/payments/pay_nope/capture', {})).status).to.equal(404);
       const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
