@@ -8,10 +8,9 @@ const sensitiveProperties: Record<string, JsonSchema> = Object.fromEntries(SENSI
 
 export const MAX_AMOUNT = 9_999_999_999;
 const amount: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_AMOUNT };
+/** The spec's map: values string (max 512), number, boolean or null; no bound on keys beyond the 1 MB body limit. */
 export const metadataSchema: JsonSchema = {
   type: 'object',
-  maxProperties: 50,
-  propertyNames: { minLength: 1, maxLength: 40 },
   additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 512 },
 };
 const idPattern = '^[A-Za-z0-9_-]+$';

@@ -152,11 +152,58 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ amount: 100, card: card(), deviceId: 'short' }, 'body.deviceId'],
         [{ amount: 100, card: card(), metadata: { k: 'v'.repeat(513) } }, 'body.metadata.k'],
         [{ amount: 100, card: card(), splits: Array.from({ length: 21 }, () => ({ recipientId: 'rcp_1', type: 'fixed', value: 1 })) }, 'body.splits'],
+        // The rest of the spec's body table, one bound each.
+        [{ amount: 1.5, card: card() }, 'body.amount'],
+        [{ amount: 100, card: { ...card(), expMonth: 13 } }, 'body.card.expMonth'],
+        [{ amount: 100, card: { ...card(), expYear: 2023 } }, 'body.card.expYear'],
+        [{ amount: 100, card: { ...card(), last4: '123' } }, 'body.card.last4'],
+        [{ amount: 100, card: { ...card(), holderName: 'x'.repeat(121) } }, 'body.card.holderName'],
+        [{ amount: 100, card: { ...card(), brand: 'x'.repeat(33) } }, 'body.card.brand'],
+        [{ amount: 100, card: { ...card(), token: 't'.repeat(257) } }, 'body.card.token'],
+        [{ amount: 100, card: { ...card(), connectorAccountId: 'c'.repeat(65) } }, 'body.card.connectorAccountId'],
+        [{ amount: 100, card: card(), installments: 0 }, 'body.installments'],
+        [{ amount: 100, card: card(), captureMethod: 'later' }, 'body.captureMethod'],
+        [{ amount: 100, card: card(), initiator: 'robot' }, 'body.initiator'],
+        [{ amount: 100, card: card(), mitType: 'weekly' }, 'body.mitType'],
+        [{ amount: 100, card: card(), methodType: 'cash' }, 'body.methodType'],
+        [{ amount: 100, card: card(), description: 'x'.repeat(256) }, 'body.description'],
+        [{ amount: 100, card: card(), externalId: 'x'.repeat(129) }, 'body.externalId'],
+        [{ amount: 100, card: card(), clientUserAgent: 'x'.repeat(513) }, 'body.clientUserAgent'],
+        [{ amount: 100, card: card(), flowId: 'x'.repeat(65) }, 'body.flowId'],
+        [{ amount: 100, card: card(), customerId: 'x'.repeat(65) }, 'body.customerId'],
+        [{ amount: 100, card: card(), paymentMethodId: 'x'.repeat(65) }, 'body.paymentMethodId'],
+        [{ amount: 100, card: card(), tokenizationAccountId: 'x'.repeat(65) }, 'body.tokenizationAccountId'],
+        [{ amount: 100, card: card(), splitRemainderRecipientId: 'x'.repeat(65) }, 'body.splitRemainderRecipientId'],
+        [{ amount: 100, card: card(), deviceId: 'device id with spaces' }, 'body.deviceId'],
+        [{ amount: 100, card: card(), metadata: { k: { nested: true } } }, 'body.metadata.k'],
+        [{ amount: 100, card: card(), pix: { expiresInSeconds: 59 } }, 'body.pix.expiresInSeconds'],
+        [{ amount: 100, card: card(), boleto: { daysAfterDue: 61 } }, 'body.boleto.daysAfterDue'],
+        [{ amount: 100, card: card(), boleto: { fineBps: 2001 } }, 'body.boleto.fineBps'],
+        [{ amount: 100, card: card(), boleto: { dueDate: '25/11/2026' } }, 'body.boleto.dueDate'],
+        [{ amount: 100, card: card(), items: Array.from({ length: 101 }, () => ({ name: 'i', quantity: 1, amount: 1 })) }, 'body.items'],
+        [{ amount: 100, card: card(), items: [{ name: 'i', quantity: 0, amount: 1 }] }, 'body.items[0].quantity'],
+        [{ amount: 100, card: card(), items: [{ name: 'i', quantity: 1, amount: 0 }] }, 'body.items[0].amount'],
+        [{ amount: 100, card: card(), items: [{ name: 'i', quantity: 1, amount: 1, sku: 's'.repeat(65) }] }, 'body.items[0].sku'],
+        [{ amount: 100, card: card(), items: [{ name: 'x'.repeat(256), quantity: 1, amount: 1 }] }, 'body.items[0].name'],
+        [{ amount: 100, card: card(), splits: [{ recipientId: 'rcp_1', type: 'share', value: 1 }] }, 'body.splits[0].type'],
+        [{ amount: 100, card: card(), splits: [{ recipientId: 'rcp_1', type: 'fixed', value: -1 }] }, 'body.splits[0].value'],
+        [{ amount: 100, card: card(), fraudAnalysis: { fingerprintSessionId: 'not allowed!' } }, 'body.fraudAnalysis.fingerprintSessionId'],
+        [{ amount: 100, card: card(), fraudAnalysis: { fingerprintSessionId: 'f'.repeat(89) } }, 'body.fraudAnalysis.fingerprintSessionId'],
+        [{ amount: 100, card: card(), fraudAnalysis: { shipping: { method: 'teleport' } } }, 'body.fraudAnalysis.shipping.method'],
+        [{ amount: 100, card: card(), fraudAnalysis: { shipping: { phone: '1'.repeat(21) } } }, 'body.fraudAnalysis.shipping.phone'],
+        [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: [{ id: 90, value: 'a' }] } }, 'body.fraudAnalysis.merchantDefinedFields[0].id'],
+        [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: [{ id: 1, value: '' }] } }, 'body.fraudAnalysis.merchantDefinedFields[0].value'],
+        [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: Array.from({ length: 101 }, (_, i) => ({ id: (i % 89) + 1, value: 'a' })) } }, 'body.fraudAnalysis.merchantDefinedFields'],
       ] as const) {
         const r = await merchant.sandbox.post('/v1/payments', body);
-        expect(r.status, JSON.stringify(body)).to.equal(422);
-        expect(r.body.error.param).to.equal(param);
+        expect(r.status, JSON.stringify(body).slice(0, 200)).to.equal(422);
+        expect(r.body.error.param, JSON.stringify(r.body.error).slice(0, 300)).to.equal(param);
       }
+      // The metadata map is bounded by its values only (spec): many keys, long keys, all four value types.
+      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? true : null]));
+      const wide = await merchant.sandbox.post('/v1/payments', { amount: 100, card: card(), metadata });
+      expect(wide.status, JSON.stringify(wide.body).slice(0, 300)).to.equal(201);
+      expect(wide.body.metadata).to.deep.equal(metadata);
       const repeated = await merchant.sandbox.post('/v1/payments', {
         amount: 100,
         card: card(),
@@ -363,6 +410,29 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(view.body.refunds.map((x: any) => x.amount)).to.deep.equal([3_000, 2_000, 5_000]);
       expect(view.body.allowedActions).to.deep.equal([]);
       expect(view.body.timeline.map((t: any) => t.type)).to.deep.equal(evts.map((e) => e.type));
+    });
+
+    it('refunds only what was captured: none before capture (409), up to a partial capture after it (422 above)', async () => {
+      const id = await manual();
+      const early = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000 });
+      expect(early.status).to.equal(409);
+      expect(early.body.error.code).to.equal('invalid_state');
+      await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 6_000 });
+      const over = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 6_001 });
+      expect(over.status).to.equal(422);
+      expect(over.body.error.code).to.equal('amount_exceeds_available');
+      const all = await merchant.sandbox.post(`/v1/payments/${id}/refund`, {});
+      expect(all.body).to.include({ refundedAmount: 6_000, refundStatus: 'full', capturedAmount: 6_000 });
+    });
+
+    it('a failed payment can be neither voided, captured nor refunded (409)', async () => {
+      const failed = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card('insufficient_funds') });
+      expect(failed.body.status).to.equal('failed');
+      for (const action of ['void', 'capture', 'refund']) {
+        const r = await merchant.sandbox.post(`/v1/payments/${failed.body.id}/${action}`, {});
+        expect(r.status, action).to.equal(409);
+        expect(r.body.error.code).to.equal('invalid_state');
+      }
     });
 
     it('a refund whose answer was lost is settled by repeating it: same operation at the acquirer, recorded once; other operations wait with 409', async () => {
