@@ -76,25 +76,27 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(evts[0]!.data.object).to.include({ object: 'payment', id: r.body.id, status: 'captured' });
     });
 
-    const declines: Array<[string, string, string, string]> = [
-      ['insufficient_funds', '51', 'INSUFFICIENT_FUNDS', 'REVERSIBLE'],
-      ['do_not_honor', '05', 'DO_NOT_HONOR', 'REVERSIBLE'],
-      ['invalid_cvv', '82', 'INVALID_CVV', 'REVERSIBLE'],
-      ['stolen_card', '43', 'STOLEN_CARD', 'irreversible'],
-      ['expired_card', '54', 'EXPIRED_CARD', 'irreversible'],
+    const declines: Array<[string, string, string, string, string]> = [
+      ['insufficient_funds', '51', 'INSUFFICIENT_FUNDS', 'REVERSIBLE', 'RETRY_LATER'],
+      ['do_not_honor', '05', 'DO_NOT_HONOR', 'REVERSIBLE', 'RETRY_LATER'],
+      ['invalid_cvv', '82', 'INVALID_CVV', 'REVERSIBLE', 'RETRY_WITH_CORRECTED_DATA'],
+      ['stolen_card', '43', 'STOLEN_CARD', 'irreversible', 'DO_NOT_RETRY'],
+      ['expired_card', '54', 'EXPIRED_CARD', 'irreversible', 'RETRY_WITH_ANOTHER_CARD'],
     ];
-    for (const [scenario, rawCode, reason, reversibility] of declines) {
-      it(`issuer decline ${scenario}: 201 failed with decline ${reason}, payment.failed`, async () => {
+    for (const [scenario, rawCode, reason, reversibility, retryAction] of declines) {
+      it(`issuer decline ${scenario}: 201 failed with decline ${reason} (${retryAction}), payment.failed`, async () => {
         const r = await merchant.sandbox.post('/v1/payments', { amount: 1000, card: card(scenario) });
         expect(r.status).to.equal(201);
         expect(r.body.status).to.equal('failed');
-        expect(r.body.decline).to.include({ rawCode, reason, reversibility });
+        expect(r.body.decline).to.include({ rawCode, reason, reversibility, retryAction });
+        expect(r.body.decline.label).to.be.a('string').and.not.empty;
         expect(r.body.decline.consumerMessage).to.be.a('string').and.not.empty;
         expect(r.body.attempts).to.have.length(1);
         expect(r.body.attempts[0]).to.include({ outcome: 'declined', rawCode, classification: reason });
         const evts = await events(r.body.id);
         expect(evts.map((e) => e.type)).to.deep.equal(['payment.failed']);
         expect(evts[0]!.data.object.decline.reason).to.equal(reason);
+        expect(evts[0]!.data.previousAttributes).to.include({ status: 'processing' });
       });
     }
 
@@ -378,6 +380,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(again.body.error.code).to.equal('invalid_state');
       const evts = await events(id);
       expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.voided']);
+      expect(evts[0]!.data.previousAttributes).to.include({ status: 'processing' });
       expect(evts[1]!.data.previousAttributes).to.deep.equal({ status: 'authorized' });
     });
 
@@ -472,14 +475,13 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     const ids: Record<string, string> = {};
     before(async () => {
       m = await service.merchant('Reads');
-      const cheap = await createAccount(m.sandbox, 'cheap', 10, 'unreachable');
-      await createAccount(m.sandbox, 'main', 100);
-      void cheap;
+      ids.cheap = await createAccount(m.sandbox, 'cheap', 10, 'unreachable');
+      ids.main = await createAccount(m.sandbox, 'main', 100);
       const customer = await m.sandbox.post('/v1/customers', { name: 'Joana Pereira', email: 'joana@example.com', document: '529.982.247-25' });
       ids.customer = customer.body.id;
       ids.a = (await m.sandbox.post('/v1/payments', { amount: 1000, card: card('approved', { last4: '4242', brand: 'mastercard' }), customerId: ids.customer })).body.id;
       ids.b = (await m.sandbox.post('/v1/payments', { amount: 2000, card: card('insufficient_funds'), initiator: 'merchant', mitType: 'unscheduled' })).body.id;
-      ids.c = (await m.sandbox.post('/v1/payments', { amount: 3000, card: card(), captureMethod: 'manual', description: 'blue shoes' })).body.id;
+      ids.c = (await m.sandbox.post('/v1/payments', { amount: 3000, card: card(), captureMethod: 'manual', description: 'blue shoes', externalId: 'order-77' })).body.id;
     });
 
     it('lists newest first with totalCount on the first page, cursor paging and attempts summary', async () => {
@@ -507,11 +509,21 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(await q('hasFallback=true')).to.have.length(3);
       expect(await q('connector=sandbox')).to.have.length(3);
       expect(await q('createdAfter=2000-01-01T00:00:00Z&createdBefore=2000-01-02T00:00:00Z')).to.deep.equal([]);
+      const view = (await m.sandbox.get(`/v1/payments/${ids.b}`)).body;
+      const around = (ms: number) => encodeURIComponent(new Date(Date.parse(view.createdAt) + ms).toISOString());
+      expect(await q(`createdAfter=${around(-1)}&createdBefore=${around(1)}`)).to.deep.equal([ids.b]);
+      expect(await q(`createdBefore=${encodeURIComponent(view.createdAt)}`)).to.deep.equal([ids.a]);
+      // An account matches the payments it processed or was tried for: every payment here fell back from the
+      // unreachable account to the main one; an account no payment reached matches none.
+      expect(await q(`connectorAccountId=${ids.main}`)).to.deep.equal([ids.c, ids.b, ids.a]);
+      expect(await q(`connectorAccountId=${ids.cheap}`)).to.deep.equal([ids.c, ids.b, ids.a]);
+      expect(await q(`connectorAccountId=ca_nobody`)).to.deep.equal([]);
     });
 
     it('searches card last digits, NSU, TID, authorization code, description and customer name/e-mail/document', async () => {
       const q = async (search: string) => (await m.sandbox.get(`/v1/payments?search=${encodeURIComponent(search)}`)).body.data.map((p: any) => p.id);
       expect(await q('4242')).to.deep.equal([ids.a]);
+      expect(await q('order-77')).to.deep.equal([ids.c]);
       expect(await q('Joana')).to.deep.equal([ids.a]);
       expect(await q('joana@example.com')).to.deep.equal([ids.a]);
       expect(await q('529.982.247-25')).to.deep.equal([ids.a]);
@@ -533,12 +545,19 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     });
 
     it('summary: figures, previous period, hourly series up to 2 days, per connector account', async () => {
+      expect((await m.sandbox.post(`/v1/payments/${ids.a}/refund`, { amount: 400 })).status).to.equal(201);
       const to = new Date(Date.now() + 60_000);
       const from = new Date(to.getTime() - 24 * 3600 * 1000);
       const s = await m.sandbox.get(`/v1/payments/summary?from=${from.toISOString()}&to=${to.toISOString()}`);
       expect(s.status, JSON.stringify(s.body)).to.equal(200);
       expect(s.body).to.include({ total: 3, approved: 2, declined: 1, approvalRateBps: 6666, capturedVolume: 1000, recoveredCount: 2, recoveredVolume: 4000 });
+      expect(s.body).to.include({ averageTicket: 1000, refundedVolume: 400, refundCount: 1 });
       expect(s.body.previous.total).to.equal(0);
+      // A window after the payments: they are all in its previous period of equal length.
+      const later = new Date(Date.now() + 1_000);
+      const after = await m.sandbox.get(`/v1/payments/summary?from=${later.toISOString()}&to=${new Date(later.getTime() + 2 * 3600 * 1000).toISOString()}`);
+      expect(after.body.total).to.equal(0);
+      expect(after.body.previous).to.include({ total: 3, approved: 2, declined: 1, capturedVolume: 1000 });
       expect(s.body.series.granularity).to.equal('hour');
       expect(s.body.series.points.length).to.be.within(24, 25);
       expect(s.body.series.points.reduce((n: number, p: any) => n + p.total, 0)).to.equal(3);
@@ -652,9 +671,13 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     it('GET /health reports the decline table coverage', async () => {
       const health = await service.client().get('/health');
       expect(health.status).to.equal(200);
-      const coverage = JSON.stringify(health.body);
-      expect(coverage).to.contain('declineCodes');
-      expect(coverage).to.contain('UNMAPPED_DECLINE');
+      const coverage = health.body.declineCodes;
+      expect(coverage.fallbackReason).to.equal('UNMAPPED_DECLINE');
+      expect(coverage.codes).to.equal(coverage.declineCodes + coverage.approvalCodes);
+      expect(coverage.reversible + coverage.irreversible).to.equal(coverage.declineCodes);
+      expect(Object.values(coverage.byRetryAction as Record<string, number>).reduce((a, b) => a + b, 0)).to.equal(coverage.declineCodes);
+      expect(coverage.abecsCodes).to.be.at.least(60);
+      expect(coverage.canonicalReasons).to.be.at.least(30);
     });
   });
 });
