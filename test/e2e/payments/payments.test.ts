@@ -384,6 +384,18 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(evts[1]!.data.previousAttributes).to.deep.equal({ status: 'authorized' });
     });
 
+    it('void goes to the account that authorized, after a fallback too', async () => {
+      const m = await service.merchant('Void after fallback');
+      await createAccount(m.sandbox, 'down', 10, 'unreachable');
+      const up = await createAccount(m.sandbox, 'up', 20);
+      const r = await m.sandbox.post('/v1/payments', { amount: 900, card: card(), captureMethod: 'manual' });
+      expect(r.body).to.include({ status: 'authorized', connectorAccountId: up });
+      // The unreachable account would answer 503; the void reaches the one that holds the authorization.
+      const v = await m.sandbox.post(`/v1/payments/${r.body.id}/void`, {});
+      expect(v.status, JSON.stringify(v.body)).to.equal(201);
+      expect(v.body.status).to.equal('voided');
+    });
+
     it('void of a captured payment is 409', async () => {
       const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
       const v = await merchant.sandbox.post(`/v1/payments/${r.body.id}/void`, {});
@@ -625,6 +637,19 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(gone.body.error.code).to.equal('resource_missing');
     });
 
+    it('a verification with no account able to answer is unavailable (payment_method.verified says so); the card stays chargeable later', async () => {
+      const m = await service.merchant('Verify unavailable');
+      await createAccount(m.sandbox, 'down', 10, 'unreachable');
+      const customer = (await m.sandbox.post('/v1/customers', { name: 'Caio' })).body;
+      const saved = await m.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card(), verify: true });
+      expect(saved.status, JSON.stringify(saved.body)).to.equal(201);
+      expect(saved.body.verification.status).to.equal('unavailable');
+      expect((await events(saved.body.id)).map((e) => [e.type, e.data.object.verification.status])).to.deep.equal([['payment_method.verified', 'unavailable']]);
+      await createAccount(m.sandbox, 'up', 20);
+      const charge = await m.sandbox.post('/v1/payments', { amount: 700, paymentMethodId: saved.body.id });
+      expect(charge.body.status).to.equal('captured');
+    });
+
     it('refuses card numbers on saved payment methods too', async () => {
       const customer = (await merchant.sandbox.post('/v1/customers', { name: 'Bia' })).body;
       const r = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: { ...card(), number: '4111111111111111' } });
@@ -666,6 +691,17 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(live.body.livemode).to.equal(true);
       await merchant.live.post('/v1/payments', { amount: 100, card: card('insufficient_funds') });
       expect(await count()).to.equal(before + 2);
+      // A payment that fell back counts once: fallback attempts do not consume the allowance.
+      const fallback = await service.merchant('Allowance with fallback');
+      await createAccount(fallback.live, 'down', 10, 'unreachable');
+      await createAccount(fallback.live, 'up', 20);
+      const fell = await fallback.live.post('/v1/payments', { amount: 100, card: card() });
+      expect(fell.body.attempts).to.have.length(2);
+      const used = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>(
+        'select count(*)::int8 as n from production_payment_usage where organization_id = ?',
+        [fallback.organizationId],
+      );
+      expect(Number(used[0]!.n)).to.equal(1);
     });
 
     it('GET /health reports the decline table coverage', async () => {
