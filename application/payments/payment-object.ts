@@ -108,7 +108,7 @@ export function paymentMethodObject(m: SavedPaymentMethodPrimitives) {
     card: m.card,
     isNetworkToken: m.tokenReference.isNetworkToken,
     connectorAccountId: m.tokenReference.connectorAccountId,
-    verification: { status: m.verification.status, verifiedAt: m.verification.verifiedAt },
+    verification: { status: m.verification.status, verifiedAt: m.verification.verifiedAt, decline: m.verification.decline ?? null },
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
-import type { CardSummary } from '../payment/payment';
+import { classifiedDecline, type CardSummary, type PaymentDecline } from '../payment/payment';
 import { cloneJson } from '../shared/clone-json';
 
 /** valid / invalid / unavailable as the spec names them; not_verified until a zero-value authorization runs. */
@@ -11,6 +11,8 @@ export interface PaymentMethodVerification {
   verifiedAt: string | null;
   rawCode: string | null;
   connectorAccountId: string | null;
+  /** Why the issuer refused the card (invalid), classified by the decline table like a payment's decline. */
+  decline?: PaymentDecline | null;
 }
 
 /** Where the reusable card lives: a vault (or network) token, never the number. */
@@ -116,6 +118,7 @@ export class SavedPaymentMethod {
       verifiedAt: input.now.toISOString(),
       rawCode: input.rawCode ?? null,
       connectorAccountId: input.connectorAccountId ?? null,
+      decline: input.status === 'invalid' && input.rawCode ? classifiedDecline(input.rawCode, this.state.card.brand) : null,
     };
     this.state.updatedAt = input.now.toISOString();
     this.events.push({

@@ -59,6 +59,21 @@ export interface PaymentDecline {
   rawCode: string;
 }
 
+/** An issuer's return code as the decline table classifies it; null when the code is an approval. */
+export function classifiedDecline(rawCode: string, brand?: string | null): PaymentDecline | null {
+  const c = classifyDecline(rawCode, brand);
+  if (c.approved) return null;
+  return {
+    reason: c.reason,
+    label: c.label,
+    reversibility: c.reversibility,
+    retryAction: c.retryAction,
+    consumerMessage: c.consumerMessage.ptBR,
+    consumerMessages: { ...c.consumerMessage },
+    rawCode: c.rawCode,
+  };
+}
+
 export interface FraudReview {
   status: FraudReviewStatus;
   openedAt: string;
@@ -389,18 +404,10 @@ export class Payment {
 
   /** The issuer declined: the payment ends, and routing stops (an issuer answer is not a technical failure). */
   decline(input: { rawCode: string; connectorAccountId: string; connectorSlug: string; references?: Partial<AcquirerReferences>; now: Date }): void {
-    const c = classifyDecline(input.rawCode, this.state.card?.brand);
-    if (c.approved) throw new DomainError('invalid_decline', `Return code ${input.rawCode} is an approval, not a decline.`);
+    const decline = classifiedDecline(input.rawCode, this.state.card?.brand);
+    if (!decline) throw new DomainError('invalid_decline', `Return code ${input.rawCode} is an approval, not a decline.`);
     this.change('decline', input.now, (s) => {
-      s.decline = {
-        reason: c.reason,
-        label: c.label,
-        reversibility: c.reversibility,
-        retryAction: c.retryAction,
-        consumerMessage: c.consumerMessage.ptBR,
-        consumerMessages: clone(c.consumerMessage),
-        rawCode: c.rawCode,
-      };
+      s.decline = decline;
       s.connectorAccountId = input.connectorAccountId;
       s.connectorSlug = input.connectorSlug;
       s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references ?? {}) };

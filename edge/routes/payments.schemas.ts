@@ -367,7 +367,10 @@ export const paymentMethodResponse: JsonSchema = {
     type: { type: 'string', enum: ['card'] },
     customerId: str,
     card: { type: 'object' },
-    verification: { type: 'object', properties: { status: { type: 'string', enum: ['not_verified', 'valid', 'invalid', 'unavailable'] }, verifiedAt: nullable(dateTime) } },
+    verification: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['not_verified', 'valid', 'invalid', 'unavailable'] }, verifiedAt: nullable(dateTime), decline: { ...nullable(declineResponse), description: 'Why the issuer refused the card (invalid), classified like a payment decline' } },
+    },
     createdAt: dateTime,
   },
 };

@@ -617,6 +617,8 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
 
       const invalid = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card('expired_card'), verify: true });
       expect(invalid.body.verification.status).to.equal('invalid');
+      expect(invalid.body.verification.decline).to.include({ rawCode: '54', reason: 'EXPIRED_CARD', reversibility: 'irreversible', retryAction: 'RETRY_WITH_ANOTHER_CARD' });
+      expect(saved.body.verification.decline).to.equal(null);
       expect((await events(invalid.body.id))[0]!.data.object.verification.status).to.equal('invalid');
       const refused = await merchant.sandbox.post('/v1/payments', { amount: 100, paymentMethodId: invalid.body.id });
       expect(refused.status).to.equal(422);
