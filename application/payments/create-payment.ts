@@ -268,14 +268,21 @@ export class CreatePayment {
     let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
     for (const candidate of accounts) {
       let opened: Awaited<ReturnType<PaymentDeps['connectors']['open']>>;
+      let openFailure: string | null = null;
       try {
         opened = await this.deps.connectors.open(scope, candidate.id);
+        if (!opened) openFailure = `the ${candidate.connectorSlug} adapter is not available in this installation`;
       } catch (error) {
         // credentials that cannot be read (key rotated, row gone) are this account's problem: try the next one
-        lastFailure = { account: { id: candidate.id, name: candidate.name ?? candidate.id }, message: error instanceof Error ? error.message : String(error) };
+        opened = null;
+        openFailure = `the account could not be opened: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      if (!opened) {
+        // Nothing was sent, but the account was in line: its attempt says why routing went past it.
+        attempts.push(technicalAttempt(this.deps.ids.next('att_'), candidate.id, candidate.connectorSlug, this.deps.clock.now(), 0, `Not sent: ${openFailure}`, false));
+        lastFailure = { account: { id: candidate.id, name: candidate.name ?? candidate.id }, message: openFailure! };
         continue;
       }
-      if (!opened) continue;
       const { account, gateway, credentials } = opened;
       const attemptId = lease ? await lease.attemptIdFor(account.id) : this.deps.ids.next('att_');
       if (attemptId === null) {

@@ -22,8 +22,9 @@ export function technicalAttempt(id: string, accountId: string, slug: string, st
 }
 
 /**
- * Queues one health record per connector call the attempts made, in the unit that records their outcome. Attempts
- * that made no call (no adapter could be opened, or a recovered intent whose outcome is unknown) are skipped.
+ * Queues one health record per connector call the attempts made, in the unit that records their outcome. A
+ * recovered intent whose outcome is unknown is skipped; an account that could not be opened (credentials unreadable,
+ * adapter missing) counts as a technical failure of that account, which is what its health should show.
  */
 export async function recordCalls(deps: PaymentDeps, tx: Transaction, scope: TenantScope, attempts: readonly PaymentAttempt[]): Promise<void> {
   if (!deps.recordCall) return;

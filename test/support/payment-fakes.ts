@@ -185,9 +185,13 @@ export class ScriptedConnectors implements PaymentConnectors {
     return this.list;
   }
 
+  /** Accounts whose opening fails (credentials that cannot be read). */
+  readonly unreadable = new Set<string>();
+
   async open(_scope: TenantScope, accountId: string) {
     const account = this.list.find((a) => a.id === accountId);
     if (!account) return null;
+    if (this.unreadable.has(accountId)) throw new Error('credentials sealed under an unknown key');
     // Idempotent by key like a real acquirer: a repeated key answers the first execution and executes nothing.
     const op = (kind: string) => async (input: { idempotencyKey: string; amount?: number }): Promise<OperationOutput> => {
       this.operationCalls.push({ kind, idempotencyKey: input.idempotencyKey });

@@ -36,6 +36,17 @@ describe('CreatePayment (direct routing pipeline)', () => {
     expect(new Set(result.attempts.map((a) => a.id)).size).to.equal(2);
   });
 
+  it('an account that cannot be opened gets an attempt saying why routing went past it (nothing sent)', async () => {
+    const { deps, connectors } = paymentDeps([account('ca_a', 100), account('ca_b', 200)]);
+    connectors.unreadable.add('ca_a');
+    const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card });
+    expect(connectors.calls.map((c) => c.accountId)).to.deep.equal(['ca_b']);
+    expect(result.status).to.equal('captured');
+    expect(result.attempts.map((a) => [a.connectorAccountId, a.outcome])).to.deep.equal([['ca_a', 'technical_failure'], ['ca_b', 'approved']]);
+    expect(result.attempts[0]!.message).to.match(/^Not sent: the account could not be opened: credentials sealed/);
+    expect(result.attempts[0]!.id).to.match(/^att_/);
+  });
+
   it('an issuer decline ends routing: failed with decline, payment.failed', async () => {
     const { deps, connectors, outbox } = paymentDeps([account('ca_a', 100), account('ca_b', 200)]);
     connectors.script('ca_a', declined('51'));
