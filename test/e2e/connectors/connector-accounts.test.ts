@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ConnectorAccountDirectory } from '../../../domain/ports/connector-account-directory';
+import type { ConnectorAccountUsage } from '../../../domain/ports/connector-catalog';
+import type { ModuleDefinition } from '../../../infrastructure/main/module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { CLI_COMMANDS } from '../../../infrastructure/main/cli';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
@@ -13,12 +15,26 @@ const SANDBOX_CREDENTIALS = { merchantId: 'merchant-0042-abcdef', apiKey: 'sk_pa
 
 const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'connectors-e2e-'));
 
+/**
+ * Stands in for the flows capability (not built yet), which provides `connectorAccountUsage`: the published flows
+ * that cite each account, set by the test.
+ */
+const publishedFlows = new Map<string, Array<{ id: string; name: string }>>();
+const PUBLISHED_FLOWS_STAND_IN: ModuleDefinition = {
+  name: 'published-flows-stand-in',
+  build(core) {
+    const usage: ConnectorAccountUsage = { publishedFlowsUsing: async (_scope, accountId) => publishedFlows.get(accountId) ?? [] };
+    core.services.provide('connectorAccountUsage', usage);
+    return {};
+  },
+};
+
 describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sandbox adapters over gRPC)', () => {
   let service: TestService;
   let merchant: Merchant;
 
   before(async () => {
-    service = await startTestService({ modules: [CONNECTORS_MODULE], config: { dataDir: newDataDir() }, transport: 'in-process' });
+    service = await startTestService({ modules: [CONNECTORS_MODULE, PUBLISHED_FLOWS_STAND_IN], config: { dataDir: newDataDir() }, transport: 'in-process' });
     merchant = await service.merchant();
   });
   after(() => service.stop());
@@ -256,6 +272,24 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
   });
 
   describe('DELETE /v1/connector-accounts/{id}', () => {
+    it('is refused with 409 while a published flow cites the account, which GET shows in usedByFlows', async () => {
+      const created = await createSandboxAccount();
+      const id = created.body.id as string;
+      expect(created.body.usedByFlows).to.deep.equal([]);
+      publishedFlows.set(id, [{ id: 'flw_checkout', name: 'Checkout routing' }]);
+      try {
+        expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).body.usedByFlows).to.deep.equal([{ id: 'flw_checkout', name: 'Checkout routing' }]);
+        const refused = await merchant.sandbox.delete(`/v1/connector-accounts/${id}`);
+        expect(refused.status).to.equal(409);
+        expect(refused.body.error.code).to.equal('connector_account_in_use');
+        expect(refused.body.error.message).to.contain('flw_checkout');
+        expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).status).to.equal(200);
+      } finally {
+        publishedFlows.delete(id);
+      }
+      expect((await merchant.sandbox.delete(`/v1/connector-accounts/${id}`)).status).to.equal(200);
+    });
+
     it('removes the account from reads', async () => {
       const created = await createSandboxAccount();
       const deleted = await merchant.sandbox.delete(`/v1/connector-accounts/${created.body.id}`);
