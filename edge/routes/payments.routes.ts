@@ -82,7 +82,7 @@ function isCardNumber(digits: string): boolean {
 const DIGIT_RUNS = /\d(?:[ -]?\d)*/g;
 
 /** Whether a text carries a card number anywhere in it, e.g. pasted in a description or a metadata value. */
-export function containsCardNumber(text: string): boolean {
+function containsCardNumber(text: string): boolean {
   for (const run of text.match(DIGIT_RUNS) ?? []) if (isCardNumber(run.replace(/[ -]/g, ''))) return true;
   return false;
 }
