@@ -5,7 +5,7 @@ import { paymentObject } from './payment-object';
 
 /**
  * The full payment view: the resource plus why routing stopped, attempts, operations, refunds, the event
- * timeline and the actions possible now. Flow execution, antifraud analyses and disputes belong to other
+ * timeline, the money operation pending, if any, and the actions possible now. Flow execution, antifraud analyses and disputes belong to other
  * capabilities; they are present and empty so the shape is stable.
  */
 export class GetPayment {
@@ -17,6 +17,7 @@ export class GetPayment {
       if (!payment) throw new NotFoundError('payment', input.paymentId);
       const p = payment.toPrimitives();
       const timeline = await this.deps.queries.timeline(tx, input.scope, p.id);
+      const pending = await this.deps.payments.pendingOperation(tx, input.scope, p.id);
       const operations = p.operations.map((o) => ({
         id: o.id,
         type: o.type,
@@ -37,7 +38,10 @@ export class GetPayment {
         antifraud: [],
         disputes: [],
         timeline,
-        allowedActions: payment.allowedActions(this.deps.clock.now()),
+        // A money operation in flight, or one whose acquirer call got no answer: the latter is settled by repeating
+        // the same request, and until then it is the only money action the payment accepts.
+        pendingOperation: pending ? { kind: pending.intent.kind, amount: pending.intent.amount, inFlight: pending.active } : null,
+        allowedActions: pending && !pending.active ? [pending.intent.kind] : payment.allowedActions(this.deps.clock.now()),
       };
     });
   }

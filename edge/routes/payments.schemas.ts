@@ -302,6 +302,11 @@ export const paymentViewResponse: JsonSchema = {
     operations: { type: 'array', items: { type: 'object', properties: { id: str, type: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: int, releasedAmount: int, reason: nullable(str), createdAt: dateTime } } },
     refunds: { type: 'array', items: { type: 'object' } },
     timeline: { type: 'array', items: { type: 'object', properties: { id: str, type: str, createdAt: dateTime, previousAttributes: nullable({ type: 'object' }) } } },
+    pendingOperation: nullable({
+      type: 'object',
+      description: 'A capture, void or refund in flight, or one whose acquirer call got no answer (inFlight false): repeat that same request to settle it.',
+      properties: { kind: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: nullable(int), inFlight: { type: 'boolean' } },
+    }),
     allowedActions: { type: 'array', items: { type: 'string', enum: ['capture', 'void', 'refund', 'confirm'] } },
   },
 };

@@ -458,7 +458,10 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(lost.status).to.equal(503);
       expect(lost.body.error.code).to.equal('connector_unavailable');
       expect(lost.body.error.message).to.match(/repeat the same request/);
-      expect((await merchant.sandbox.get(`/v1/payments/${id}`)).body.refundedAmount).to.equal(0);
+      const waiting = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+      expect(waiting.refundedAmount).to.equal(0);
+      expect(waiting.pendingOperation).to.deep.equal({ kind: 'refund', amount: 3_000, inFlight: false });
+      expect(waiting.allowedActions).to.deep.equal(['refund']);
       const other = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 5_000 });
       expect(other.status).to.equal(409);
       expect(other.body.error.code).to.equal('invalid_state');
@@ -469,6 +472,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const keys = injector.operationKeys.filter((k) => k.kind === 'refund').slice(-2).map((k) => k.idempotencyKey);
       expect(keys[1]).to.equal(keys[0]);
       expect((await events(id)).map((e) => e.type)).to.deep.equal(['payment.captured', 'payment.partially_refunded']);
+      expect((await merchant.sandbox.get(`/v1/payments/${id}`)).body.pendingOperation).to.equal(null);
       // Settled: the next refund is a new operation.
       const next = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 5_000 });
       expect(next.body.refundedAmount).to.equal(8_000);
