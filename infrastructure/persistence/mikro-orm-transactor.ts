@@ -3,7 +3,7 @@ import type { ChangeTopic } from '../../domain/ports/change-feed';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 import { formatSql } from './sql-literals';
-import { isUnknownPreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
+import { isStalePreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
@@ -53,10 +53,10 @@ class Connections {
     try {
       return await this.sendPrepared(connection, statements, idle);
     } catch (error) {
-      if (!idle || !isUnknownPreparedStatement(error)) throw error;
-      // The server dropped statements this connection had prepared (a DEALLOCATE or DISCARD from elsewhere), and
-      // the connection forgot them all. Nothing of the unit ran before this batch, and the batch itself failed
-      // as a whole, so it is sent once more, preparing afresh.
+      if (!idle || !isStalePreparedStatement(error)) throw error;
+      // The connection's prepared statements no longer match the server (dropped from elsewhere, or a migration
+      // changed a table's columns), so it drops them all and prepares afresh. Nothing of the unit ran before this
+      // batch, and the batch itself failed as a whole, so it is sent once more.
       if (statements[0] === BEGIN) await this.query(connection, ['rollback']);
       return this.sendPrepared(connection, statements, idle);
     }

@@ -18,9 +18,14 @@ export interface RenderedBatch {
 /** A bound on distinct statements kept prepared (per connection, in each database process serving one). */
 const MAX_TEMPLATES = 1_000;
 
-/** Whether PostgreSQL answered that it holds no prepared statement of a name sent (SQLSTATE 26000). */
-export function isUnknownPreparedStatement(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '26000';
+/**
+ * Whether a connection's prepared statements no longer match the server: it holds no statement of a name sent
+ * (SQLSTATE 26000: a DEALLOCATE or DISCARD from elsewhere), or a statement's result columns changed under it
+ * (0A000 "cached plan must not change result type": a migration added a column to a table a `select *` reads).
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test(message ?? ''));
 }
 
 /** A statement PostgreSQL refuses to prepare as written: syntax, types, names (class 42) or a feature (0A). */
@@ -41,9 +46,10 @@ function refusedForGood(error: unknown): boolean {
  * placeholder's type there, and a statement it cannot type (a value whose type only its literal spelling decides)
  * is never prepared again and keeps going as literal text. A statement that prepared once prepares on every other
  * connection inside any batch, at its head. Prepared statements outlive transactions, failed ones included (a
- * failed batch's PREPAREs ran before anything that could fail), so the connection keeps what it prepared; should
- * the server not know a name after all, the connection forgets what it held and prepares again (the transactor
- * sends that batch again when nothing of its unit ran before it).
+ * failed batch's PREPAREs ran before anything that could fail), so the connection keeps what it prepared. Should
+ * the server not know a name after all, or a migration change the columns a prepared `select *` returns, the
+ * connection drops every statement and prepares afresh (the transactor sends that batch again when nothing of its
+ * unit ran before it; a unit already inside its transaction fails once).
  *
  * One registry per connection pool (`forPool`), since several transactors may share a pool and a name must mean
  * one text on each of its connections. Not for servers that share one session among connections (PGlite's socket
@@ -56,6 +62,8 @@ export class PreparedStatements {
   private readonly names = new Map<string, string | null>();
   /** What each connection of the pool has prepared. */
   private readonly held = new WeakMap<object, Set<string>>();
+  /** Connections whose statements went stale: they drop them all (DEALLOCATE ALL) before their next idle batch. */
+  private readonly stale = new WeakSet<object>();
   private probes = 0;
 
   private constructor(private readonly platform: Platform) {}
@@ -73,7 +81,10 @@ export class PreparedStatements {
    */
   async render(connection: object, statements: readonly Statement[], probe: ((prepare: string) => Promise<unknown>) | null): Promise<RenderedBatch> {
     const held = this.heldBy(connection);
-    const prepares: string[] = [];
+    // Outside a transaction only: in an aborted one DEALLOCATE would fail and keep the ROLLBACK behind it from running.
+    const reset = probe !== null && this.stale.has(connection);
+    if (reset) this.stale.delete(connection);
+    const prepares: string[] = reset ? ['deallocate all'] : [];
     const preparing: string[] = [];
     const text: string[] = [];
     for (const statement of statements) {
@@ -105,11 +116,12 @@ export class PreparedStatements {
     return { text: [...prepares, ...text], preparing };
   }
 
-  /** After the batch went out: what it prepared is held, unless the server said it holds some name it should not. */
+  /** After the batch went out: what it prepared is held, unless the server said the connection's statements are stale. */
   sent(connection: object, batch: RenderedBatch, error: unknown): void {
     const held = this.heldBy(connection);
-    if (isUnknownPreparedStatement(error)) {
+    if (isStalePreparedStatement(error)) {
       held.clear();
+      this.stale.add(connection);
       return;
     }
     for (const name of batch.preparing) held.add(name);

@@ -123,6 +123,22 @@ describe('units of work on prepared statements', () => {
     expect(counts).to.deep.equal([0, 0, 0, 0]);
   });
 
+  it('prepares afresh, and sends the batch again, when a migration changed the columns a prepared select * returns', async () => {
+    await orm.em.fork().execute('create table ps_wide (id text primary key, n int not null)');
+    await orm.em.fork().execute(`insert into ps_wide values ('w1', 1)`);
+    const read = () => transactor.read((tx) => entityManager(tx).execute<Array<Record<string, unknown>>>('select * from ps_wide where id = ?', ['w1']));
+    const readInUnit = () =>
+      transactor.run(async (tx) => {
+        await deferWrite(tx, 'update ps_wide set n = n + ? where id = ?', [0, 'w1']);
+        return entityManager(tx).execute<Array<Record<string, unknown>>>('select * from ps_wide where id = ?', ['w1']);
+      });
+    // Prepared on every pooled connection (four at once).
+    await Promise.all(Array.from({ length: 4 }, read));
+    await orm.em.fork().execute('alter table ps_wide add column extra text');
+    const after = await Promise.all([read(), read(), readInUnit(), readInUnit()]);
+    for (const rows of after) expect(rows).to.deep.equal([{ id: 'w1', n: 1, extra: null }]);
+  });
+
   it('prepares again, and sends the batch again, when the server dropped what a connection had prepared', async () => {
     const insert = (id: string) => transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', [id, 9]));
     await Promise.all(['d1', 'd2', 'd3', 'd4'].map(insert));

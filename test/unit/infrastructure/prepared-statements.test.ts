@@ -49,6 +49,20 @@ describe('prepared statements (which statements go prepared, without a database)
     expect((await registry.render(connection, [statement], null)).text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
   });
 
+  it('drops every statement of a connection whose statements went stale, at the head of its next batch outside a transaction', async () => {
+    const registry = PreparedStatements.forPool({}, platform());
+    const connection = {};
+    const first = await registry.render(connection, [statement], async () => null);
+    registry.sent(connection, first, Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }));
+    // Inside a transaction (no probe) nothing is dropped: the statement is prepared again under its name.
+    const inside = await registry.render(connection, [statement], null);
+    expect(inside.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
+    const outside = await registry.render(connection, [statement], async () => null);
+    expect(outside.text).to.deep.equal(['deallocate all', 'prepare u1 as select n from t where id = $1', "execute u1('a')"]);
+    registry.sent(connection, outside, null);
+    expect((await registry.render(connection, [statement], async () => null)).text).to.deep.equal(["execute u1('a')"]);
+  });
+
   it('uses one registry per pool', () => {
     const pool = {};
     expect(PreparedStatements.forPool(pool, platform())).to.equal(PreparedStatements.forPool(pool, platform()));
