@@ -1,60 +1,37 @@
 import { expect } from 'chai';
 import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
-import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
-import { createTestDatabase } from '../../support/test-infrastructure';
-import { recordRoundTrips } from '../../support/round-trip-recorder';
+import { useRecordedDatabase } from '../../support/round-trip-recorder';
 import { awkwardStrings } from '../../support/awkward-strings';
 
 describe('units of work on prepared statements', () => {
-  let orm: Orm;
-  let transactor: MikroOrmTransactor;
-  let recorder: ReturnType<typeof recordRoundTrips>;
-  let statements: string[];
-
-  before(async () => {
-    const url = await createTestDatabase();
-    const database = new URL(url).pathname.slice(1);
-    orm = await openOrm(url, 4);
-    await migrate(orm);
-    await orm.em.fork().execute('create table ps_items (id text primary key, n int not null, doc jsonb)');
-    transactor = new MikroOrmTransactor(orm, { preparedStatements: true });
-    recorder = recordRoundTrips(database);
-    statements = recorder.statements;
-  });
-  after(async () => {
-    recorder.stop();
-    await orm.close(true);
-  });
-  beforeEach(() => {
-    statements.length = 0;
-  });
+  const db = useRecordedDatabase('create table ps_items (id text primary key, n int not null, doc jsonb)', { preparedStatements: true });
 
   it('prepares a statement alone the first time, then sends it as EXECUTE in the unit’s one round trip', async () => {
-    await transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a1', 1]));
-    expect(statements).to.have.length(2);
-    expect(statements[0]).to.match(/^prepare u\d+ as insert into ps_items \(id, n\) values \(\$1, \$2\)$/);
-    expect(statements[1]).to.match(/^execute u\d+\('a1', 1\)$/);
+    await db.transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a1', 1]));
+    expect(db.statements).to.have.length(2);
+    expect(db.statements[0]).to.match(/^prepare u\d+ as insert into ps_items \(id, n\) values \(\$1, \$2\)$/);
+    expect(db.statements[1]).to.match(/^execute u\d+\('a1', 1\)$/);
 
-    statements.length = 0;
-    await transactor.run(async (tx) => {
+    db.statements.length = 0;
+    await db.transactor.run(async (tx) => {
       await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a2', 2]);
       await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['a3', 3]);
     });
     // One round trip; a pooled connection that has not prepared it yet does so at the head of the batch.
-    expect(statements).to.have.length(1);
-    expect(statements[0]).to.match(/^(prepare u\d+ as insert[^;]*;\s*)?execute u\d+\('a2', 2\);\s*execute u\d+\('a3', 3\)$/);
-    const rows: Array<{ id: string; n: number }> = await orm.em.fork().execute(`select id, n from ps_items where id like 'a%' order by id`);
+    expect(db.statements).to.have.length(1);
+    expect(db.statements[0]).to.match(/^(prepare u\d+ as insert[^;]*;\s*)?execute u\d+\('a2', 2\);\s*execute u\d+\('a3', 3\)$/);
+    const rows: Array<{ id: string; n: number }> = await db.orm.em.fork().execute(`select id, n from ps_items where id like 'a%' order by id`);
     expect(rows).to.deep.equal([{ id: 'a1', n: 1 }, { id: 'a2', n: 2 }, { id: 'a3', n: 3 }]);
   });
 
   it('prepares on every pooled connection, inside transactions too, once the statement prepared anywhere', async () => {
-    await transactor.run((tx) => entityManager(tx).execute('select n from ps_items where id = ?', ['none']));
-    statements.length = 0;
+    await db.transactor.run((tx) => entityManager(tx).execute('select n from ps_items where id = ?', ['none']));
+    db.statements.length = 0;
     // Four units at once hold the pool's four connections, each inside its transaction when the read goes out.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const units = Array.from({ length: 4 }, (_, i) =>
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await entityManager(tx).execute('select 1');
         await gate;
         return entityManager(tx).execute('select n from ps_items where id = ?', [`none${i}`]);
@@ -62,51 +39,51 @@ describe('units of work on prepared statements', () => {
     );
     setTimeout(release, 50);
     expect(await Promise.all(units)).to.deep.equal([[], [], [], []]);
-    const reads = statements.filter((text) => text.includes("('none"));
+    const reads = db.statements.filter((text) => text.includes("('none"));
     expect(reads).to.have.length(4);
     for (const text of reads) expect(text).to.match(/^(prepare u\d+ as select n from ps_items where id = \$1;\s*)?execute u\d+\('none\d'\)$/);
   });
 
-  it('gives statements one name per pool, however many transactors share it', async () => {
-    const other = new MikroOrmTransactor(orm, { preparedStatements: true });
+  it('gives db.statements one name per pool, however many transactors share it', async () => {
+    const other = new MikroOrmTransactor(db.orm, { preparedStatements: true });
     for (let round = 0; round < 3; round += 1) {
       const [a, b] = await Promise.all([
-        transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select n from ps_items where id = ? or n = ?', ['a1', -1])),
+        db.transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select n from ps_items where id = ? or n = ?', ['a1', -1])),
         other.read((tx) => entityManager(tx).execute<Array<{ id: string }>>('select id from ps_items where n = ? and id = ?', [2, 'a2'])),
       ]);
       expect(a).to.deep.equal([{ n: 1 }]);
       expect(b).to.deep.equal([{ id: 'a2' }]);
     }
-    const names = statements.map((text) => /^prepare (u\d+) as ([^;]*)/.exec(text)).filter((m): m is RegExpExecArray => m !== null);
+    const names = db.statements.map((text) => /^prepare (u\d+) as ([^;]*)/.exec(text)).filter((m): m is RegExpExecArray => m !== null);
     expect(new Set(names.map((m) => m[1])).size).to.equal(new Set(names.map((m) => m[2])).size);
   });
 
   it('passes strings with quotes, backslashes and any character, and JSON documents, unchanged', async () => {
     const texts = [...awkwardStrings, 'tail \\'];
     const document = { quote: "it's", slash: 'a\\b', texts };
-    await transactor.run(async (tx) => {
+    await db.transactor.run(async (tx) => {
       for (const [i, text] of texts.entries()) await deferWrite(tx, 'insert into ps_items (id, n, doc) values (?, ?, ?)', [`t${i}:${text}`, i, document]);
     });
-    const rows: Array<{ id: string; doc: unknown }> = await orm.em.fork().execute(`select id, doc from ps_items where id like 't%' order by n`);
+    const rows: Array<{ id: string; doc: unknown }> = await db.orm.em.fork().execute(`select id, doc from ps_items where id like 't%' order by n`);
     expect(rows.map((row) => row.id)).to.deep.equal(texts.map((text, i) => `t${i}:${text}`));
     for (const row of rows) expect(row.doc).to.deep.equal(document);
-    expect(statements.join('\n')).to.match(/execute u\d+\(/);
+    expect(db.statements.join('\n')).to.match(/execute u\d+\(/);
   });
 
   it('keeps a statement PostgreSQL cannot type as literal text, with the meaning its literals give it, and tries it only once', async () => {
-    const sum = () => transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select ? + ? as n', [1, 2]));
+    const sum = () => db.transactor.read((tx) => entityManager(tx).execute<Array<{ n: number }>>('select ? + ? as n', [1, 2]));
     expect(await sum()).to.deep.equal([{ n: 3 }]);
-    expect(statements).to.have.length(2); // the attempt to prepare it, then the statement as text
-    expect(statements[0]).to.match(/^prepare u\d+ as select \$1 \+ \$2 as n$/);
-    expect(statements[1]).to.equal('select 1 + 2 as n');
-    statements.length = 0;
+    expect(db.statements).to.have.length(2); // the attempt to prepare it, then the statement as text
+    expect(db.statements[0]).to.match(/^prepare u\d+ as select \$1 \+ \$2 as n$/);
+    expect(db.statements[1]).to.equal('select 1 + 2 as n');
+    db.statements.length = 0;
     expect(await sum()).to.deep.equal([{ n: 3 }]);
-    expect(statements).to.deep.equal(['select 1 + 2 as n']);
+    expect(db.statements).to.deep.equal(['select 1 + 2 as n']);
   });
 
   it('leaves every connection usable after a batch that prepared and then failed', async () => {
     await expect(
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['f1', 1]);
         await deferWrite(tx, 'update ps_items set n = ? where id = ? and n < 0', [5, 'f1']);
         await deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', ['f1', 2]); // duplicate key
@@ -114,7 +91,7 @@ describe('units of work on prepared statements', () => {
     ).to.be.rejectedWith(/duplicate key/);
     const counts = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        transactor.run(async (tx) => {
+        db.transactor.run(async (tx) => {
           await deferWrite(tx, 'update ps_items set n = ? where id = ? and n < 0', [i, 'f1']);
           return (await entityManager(tx).execute(`select count(*)::int as n from ps_items where id = ?`, ['f1']))[0].n;
         }),
@@ -124,29 +101,29 @@ describe('units of work on prepared statements', () => {
   });
 
   it('prepares afresh, and sends the batch again, when a migration changed the columns a prepared select * returns', async () => {
-    await orm.em.fork().execute('create table ps_wide (id text primary key, n int not null)');
-    await orm.em.fork().execute(`insert into ps_wide values ('w1', 1)`);
-    const read = () => transactor.read((tx) => entityManager(tx).execute<Array<Record<string, unknown>>>('select * from ps_wide where id = ?', ['w1']));
+    await db.orm.em.fork().execute('create table ps_wide (id text primary key, n int not null)');
+    await db.orm.em.fork().execute(`insert into ps_wide values ('w1', 1)`);
+    const read = () => db.transactor.read((tx) => entityManager(tx).execute<Array<Record<string, unknown>>>('select * from ps_wide where id = ?', ['w1']));
     const readInUnit = () =>
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await deferWrite(tx, 'update ps_wide set n = n + ? where id = ?', [0, 'w1']);
         return entityManager(tx).execute<Array<Record<string, unknown>>>('select * from ps_wide where id = ?', ['w1']);
       });
     // Prepared on every pooled connection (four at once).
     await Promise.all(Array.from({ length: 4 }, read));
-    await orm.em.fork().execute('alter table ps_wide add column extra text');
+    await db.orm.em.fork().execute('alter table ps_wide add column extra text');
     const after = await Promise.all([read(), read(), readInUnit(), readInUnit()]);
     for (const rows of after) expect(rows).to.deep.equal([{ id: 'w1', n: 1, extra: null }]);
   });
 
   it('prepares again, and sends the batch again, when the server dropped what a connection had prepared', async () => {
-    const insert = (id: string) => transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', [id, 9]));
+    const insert = (id: string) => db.transactor.run((tx) => deferWrite(tx, 'insert into ps_items (id, n) values (?, ?)', [id, 9]));
     await Promise.all(['d1', 'd2', 'd3', 'd4'].map(insert));
-    // Every pooled connection drops its statements, as a DISCARD from elsewhere would (four units held open at once).
+    // Every pooled connection drops its db.statements, as a DISCARD from elsewhere would (four units held open at once).
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const dropping = Array.from({ length: 4 }, () =>
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await entityManager(tx).execute('deallocate all');
         await gate;
       }),
@@ -154,7 +131,7 @@ describe('units of work on prepared statements', () => {
     setTimeout(release, 50);
     await Promise.all(dropping);
     await Promise.all(['d5', 'd6', 'd7', 'd8'].map(insert));
-    const rows: Array<{ id: string }> = await orm.em.fork().execute(`select id from ps_items where id like 'd%' order by id`);
+    const rows: Array<{ id: string }> = await db.orm.em.fork().execute(`select id from ps_items where id like 'd%' order by id`);
     expect(rows.map((row) => row.id)).to.deep.equal(['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8']);
   });
 });

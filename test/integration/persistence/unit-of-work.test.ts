@@ -3,49 +3,26 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
 import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
 import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
-import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
-import { createTestDatabase } from '../../support/test-infrastructure';
-import { recordRoundTrips } from '../../support/round-trip-recorder';
+import { useRecordedDatabase } from '../../support/round-trip-recorder';
 import { awkwardStrings } from '../../support/awkward-strings';
 
 describe('units of work (MikroORM transactor with queued writes)', () => {
-  let orm: Orm;
-  let transactor: MikroOrmTransactor;
-  let recorder: ReturnType<typeof recordRoundTrips>;
-  let statements: string[];
-
-  before(async () => {
-    const url = await createTestDatabase();
-    const database = new URL(url).pathname.slice(1);
-    orm = await openOrm(url, 4);
-    await migrate(orm);
-    await orm.em.fork().execute('create table uow_items (id text primary key, n int not null)');
-    // Statements as literal text here, to show the batching alone (prepared-statements.test.ts: the same units prepared).
-    transactor = new MikroOrmTransactor(orm, { preparedStatements: false });
-    recorder = recordRoundTrips(database);
-    statements = recorder.statements;
-  });
-  after(async () => {
-    recorder.stop();
-    await orm.close(true);
-  });
-  beforeEach(() => {
-    statements.length = 0;
-  });
+  // Statements as literal text here, to show the batching alone (prepared-statements.test.ts: the same units prepared).
+  const db = useRecordedDatabase('create table uow_items (id text primary key, n int not null)', { preparedStatements: false });
 
   const count = async (prefix: string) =>
-    Number((await orm.em.fork().execute(`select count(*)::int as n from uow_items where id like ?`, [`${prefix}%`]))[0].n);
+    Number((await db.orm.em.fork().execute(`select count(*)::int as n from uow_items where id like ?`, [`${prefix}%`]))[0].n);
 
   it('sends a unit of queued writes as one round trip, all or nothing', async () => {
-    await transactor.run(async (tx) => {
+    await db.transactor.run(async (tx) => {
       await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a1', 1]);
       await deferWrite(tx, 'insert into uow_items values (?, ?)', ["a2'quoted", 2]);
     });
-    expect(statements).to.have.length(1);
+    expect(db.statements).to.have.length(1);
     expect(await count('a')).to.equal(2);
 
     await expect(
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a3', 3]);
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['a1', 4]); // duplicate key
       }),
@@ -56,60 +33,60 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
   it('writes strings and JSON documents with quotes, backslashes and any character, and reads them back unchanged', async () => {
     const texts = [...awkwardStrings, 'tail \\'];
     const document = { quote: "it's", slash: 'a\\b', texts };
-    await orm.em.fork().execute('create table uow_texts (id int primary key, text text not null, doc jsonb not null)');
-    await transactor.run(async (tx) => {
+    await db.orm.em.fork().execute('create table uow_texts (id int primary key, text text not null, doc jsonb not null)');
+    await db.transactor.run(async (tx) => {
       for (const [id, text] of texts.entries()) await deferWrite(tx, 'insert into uow_texts values (?, ?, ?)', [id, text, document]);
     });
-    const rows: Array<{ text: string; doc: unknown }> = await orm.em.fork().execute('select id, text, doc from uow_texts order by id');
+    const rows: Array<{ text: string; doc: unknown }> = await db.orm.em.fork().execute('select id, text, doc from uow_texts order by id');
     expect(rows.map((row) => row.text)).to.deep.equal(texts);
     for (const row of rows) expect(row.doc).to.deep.equal(document);
   });
 
   it('lets a read see the unit’s own queued writes, inside one transaction', async () => {
-    const seen = await transactor.run(async (tx) => {
+    const seen = await db.transactor.run(async (tx) => {
       await deferWrite(tx, 'insert into uow_items values (?, ?)', ['b1', 1]);
       return entityManager(tx).execute('select n from uow_items where id = ?', ['b1']);
     });
     expect(seen).to.deep.equal([{ n: 1 }]);
     // BEGIN rides with the queued write and the read; COMMIT leaves alone (nothing queued after the read).
-    expect(statements).to.have.length(2);
-    expect(statements[0]).to.match(/^begin;\s*insert into uow_items[^;]*;\s*select n from uow_items/i);
-    expect(statements[1]).to.match(/^commit$/i);
+    expect(db.statements).to.have.length(2);
+    expect(db.statements[0]).to.match(/^begin;\s*insert into uow_items[^;]*;\s*select n from uow_items/i);
+    expect(db.statements[1]).to.match(/^commit$/i);
   });
 
   it('costs two round trips for read, then write: BEGIN with the read, the writes with COMMIT', async () => {
-    await transactor.run(async (tx) => {
+    await db.transactor.run(async (tx) => {
       await entityManager(tx).execute('select 1');
       await deferWrite(tx, 'insert into uow_items values (?, ?)', ['e1', 1]);
       await deferWrite(tx, 'update uow_items set n = ? where id = ?', [2, 'e1']);
     });
-    expect(statements).to.have.length(2);
-    expect(statements[0]).to.match(/^begin;\s*select 1$/i);
-    expect(statements[1]).to.match(/^insert into uow_items[^;]*;\s*update uow_items[^;]*;\s*commit$/i);
-    expect(Number((await orm.em.fork().execute(`select n from uow_items where id = 'e1'`))[0].n)).to.equal(2);
+    expect(db.statements).to.have.length(2);
+    expect(db.statements[0]).to.match(/^begin;\s*select 1$/i);
+    expect(db.statements[1]).to.match(/^insert into uow_items[^;]*;\s*update uow_items[^;]*;\s*commit$/i);
+    expect(Number((await db.orm.em.fork().execute(`select n from uow_items where id = 'e1'`))[0].n)).to.equal(2);
   });
 
   it('rolls back a transaction whose COMMIT batch failed, and hands back a clean connection', async () => {
     await expect(
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f1', 1]);
         await entityManager(tx).execute('select 1');
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f2', 2]);
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['f1', 3]); // duplicate key: COMMIT never runs
       }),
     ).to.be.rejectedWith(/duplicate key/);
-    expect(statements[statements.length - 1]).to.match(/^rollback$/i);
+    expect(db.statements[db.statements.length - 1]).to.match(/^rollback$/i);
     expect(await count('f')).to.equal(0);
     // Every pooled connection answers outside any transaction (none was returned in an aborted block).
     const states = await Promise.all(
-      Array.from({ length: 4 }, () => transactor.run(async (tx) => (await entityManager(tx).execute(`select count(*)::int as n from uow_items where id = 'f1'`))[0].n)),
+      Array.from({ length: 4 }, () => db.transactor.run(async (tx) => (await entityManager(tx).execute(`select count(*)::int as n from uow_items where id = 'f1'`))[0].n)),
     );
     expect(states).to.deep.equal([0, 0, 0, 0]);
   });
 
   it('sends nothing when the work throws, and rolls back what was already sent', async () => {
     await expect(
-      transactor.run(async (tx) => {
+      db.transactor.run(async (tx) => {
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['c1', 1]);
         await entityManager(tx).execute('select 1');
         await deferWrite(tx, 'insert into uow_items values (?, ?)', ['c2', 2]);
@@ -121,7 +98,7 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
 
   it('wakes commit listeners only for units that wrote events, with their ids', async () => {
     let wakes = 0;
-    const watched = new MikroOrmTransactor(orm);
+    const watched = new MikroOrmTransactor(db.orm);
     const woken: string[] = [];
     watched.onCommit((eventIds) => {
       wakes += 1;
