@@ -21,6 +21,8 @@ export interface MoneyOperationPlan<P> {
   apply(payment: Payment, plan: P, ctx: { operationId: string; now: Date; acquirerReference: string | null }): void;
 }
 
+const operationInProgress = () => new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
+
 /**
  * The pipeline of capture, void and refund: tx1 locks the payment, checks the rules and claims the operation
  * (a concurrent operation gets 409), keeping what it is; the acquirer is called outside any transaction, on the
@@ -42,7 +44,7 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
     const p = plan.check(payment, now);
     const requested = plan.intent(p);
     const pending = await deps.payments.pendingOperation(tx, scope, paymentId);
-    if (pending?.active) throw new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
+    if (pending?.active) throw operationInProgress();
     if (pending && (pending.intent.kind !== requested.kind || pending.intent.amount !== requested.amount)) {
       const { kind, amount } = pending.intent;
       throw new DomainError('invalid_state', `An earlier ${kind}${amount === null ? '' : ` of ${amount}`} on this payment ended without an answer from the acquirer; repeat that request to settle it first.`, {
@@ -52,7 +54,7 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
     }
     const intent = { ...requested, operationId: pending?.intent.operationId ?? deps.ids.next('op_') };
     const claimed = await deps.payments.claimOperation(tx, scope, paymentId, intent, new Date(now.getTime() + claimMs));
-    if (!claimed) throw new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
+    if (!claimed) throw operationInProgress();
     return { payment, p, operationId: intent.operationId };
   });
   const { operationId } = prepared;

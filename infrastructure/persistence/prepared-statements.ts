@@ -62,7 +62,7 @@ export class PreparedStatements {
   private readonly names = new Map<string, string | null>();
   /** What each connection of the pool has prepared. */
   private readonly held = new WeakMap<object, Set<string>>();
-  /** Connections whose statements went stale: they drop them all (DEALLOCATE ALL) before their next idle batch. */
+  /** Connections whose statements went stale: they drop them all (DEALLOCATE ALL, a round trip of its own) before their next idle batch. */
   private readonly stale = new WeakSet<object>();
   private probes = 0;
 
@@ -75,16 +75,19 @@ export class PreparedStatements {
   }
 
   /**
-   * The batch as text for this connection. `probe` prepares, one round trip each, the statements never tried
-   * before, and answers the error if PostgreSQL refused; callers pass it only when the connection is outside a
-   * transaction (a failed PREPARE would abort one).
+   * The batch as text for this connection. `probe` sends one statement in a round trip of its own (the PREPARE of a
+   * statement never tried before, or a DEALLOCATE ALL) and answers the error if PostgreSQL refused; callers pass it
+   * only when the connection is outside a transaction (a failed statement would abort one).
    */
   async render(connection: object, statements: readonly Statement[], probe: ((prepare: string) => Promise<unknown>) | null): Promise<RenderedBatch> {
     const held = this.heldBy(connection);
-    // Outside a transaction only: in an aborted one DEALLOCATE would fail and keep the ROLLBACK behind it from running.
-    const reset = probe !== null && this.stale.has(connection);
-    if (reset) this.stale.delete(connection);
-    const prepares: string[] = reset ? ['deallocate all'] : [];
+    // Outside a transaction only (in an aborted one DEALLOCATE would fail and keep the ROLLBACK behind it from
+    // running), and before any probe of this batch, which would otherwise be dropped with the rest.
+    if (probe && this.stale.has(connection)) {
+      this.stale.delete(connection);
+      await probe('deallocate all');
+    }
+    const prepares: string[] = [];
     const preparing: string[] = [];
     const text: string[] = [];
     for (const statement of statements) {

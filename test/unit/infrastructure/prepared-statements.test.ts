@@ -49,7 +49,7 @@ describe('prepared statements (which statements go prepared, without a database)
     expect((await registry.render(connection, [statement], null)).text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
   });
 
-  it('drops every statement of a connection whose statements went stale, at the head of its next batch outside a transaction', async () => {
+  it('drops every statement of a connection whose statements went stale, in a round trip before its next batch outside a transaction', async () => {
     const registry = PreparedStatements.forPool({}, platform());
     const connection = {};
     const first = await registry.render(connection, [statement], async () => null);
@@ -57,10 +57,23 @@ describe('prepared statements (which statements go prepared, without a database)
     // Inside a transaction (no probe) nothing is dropped: the statement is prepared again under its name.
     const inside = await registry.render(connection, [statement], null);
     expect(inside.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
-    const outside = await registry.render(connection, [statement], async () => null);
-    expect(outside.text).to.deep.equal(['deallocate all', 'prepare u1 as select n from t where id = $1', "execute u1('a')"]);
+    const alone: string[] = [];
+    const outside = await registry.render(connection, [statement], async (sql) => (alone.push(sql), null));
+    expect(alone).to.deep.equal(['deallocate all']);
+    expect(outside.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
     registry.sent(connection, outside, null);
     expect((await registry.render(connection, [statement], async () => null)).text).to.deep.equal(["execute u1('a')"]);
+  });
+
+  it('keeps a statement probed in the batch that follows the drop', async () => {
+    const registry = PreparedStatements.forPool({}, platform());
+    const connection = {};
+    registry.sent(connection, await registry.render(connection, [statement], async () => null), Object.assign(new Error('gone'), { code: '26000' }));
+    const sent: string[] = [];
+    const other = { sql: 'select m from t where id = ?', params: ['b'] };
+    const batch = await registry.render(connection, [other], async (sql) => (sent.push(sql), null));
+    expect(sent).to.deep.equal(['deallocate all', 'prepare u2 as select m from t where id = $1']);
+    expect(batch.text).to.deep.equal(["execute u2('b')"]);
   });
 
   it('uses one registry per pool', () => {
