@@ -19,6 +19,13 @@ const DIST = path.join(ROOT, 'dist');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const WEBHOOK_ENDPOINTS = 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/**
+ * Requests sent, unmeasured, before a write route is measured. V8 optimizes a function after enough executions, not
+ * after enough seconds, so a warm-up counted in requests leaves the same code compiled on a fast or a slow machine.
+ * Measured (25 Nov): with the former 3 s warm-up in a slow machine state (about 350 payments/s), TurboFan was still
+ * compiling in the measured window, about a third of the service's CPU; it settles after about 5,000 payments.
+ */
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 6_000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 /** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
@@ -137,6 +144,11 @@ async function stopChild(child: Child): Promise<void> {
   child.process.kill('SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
   child.process.kill('SIGKILL');
+}
+
+/** Sends WARMUP_REQUESTS requests as fast as they go, unmeasured (JIT, pools, channels, plans). */
+async function warmUp(url: string, options: { headers?: Record<string, string>; body: string }): Promise<void> {
+  await autocannon({ url, method: 'POST', connections: CONNECTIONS, amount: WARMUP_REQUESTS, headers: { 'content-type': 'application/json', ...(options.headers ?? {}) }, body: options.body });
 }
 
 async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; overallRate?: number }): Promise<autocannon.Result> {
@@ -392,8 +404,8 @@ async function benchService(setup: string, env: Record<string, string>, results:
     const payment = JSON.stringify({ amount: 1990, currency: 'BRL', card: { token: 'tok_sandbox_approved' } });
     const probe = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
     if (account.status === 201 && probe.status === 201) {
-      // A short warm-up (JIT, pools, the gRPC channel), then statistics, then the measured runs.
-      await autocannon({ url: `${base}/v1/payments`, method: 'POST', connections: CONNECTIONS, duration: 3, headers: { 'content-type': 'application/json', ...auth }, body: payment });
+      // A warm-up (JIT, pools, the gRPC channel), then statistics, then the measured runs.
+      await warmUp(`${base}/v1/payments`, { headers: auth, body: payment });
       await analyze(env);
       // Payments alone first; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
       if (SCENARIOS.includes('payments')) results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
@@ -470,6 +482,8 @@ async function main(): Promise<void> {
   const baseline = await startChild(path.join(DIST, 'bench/baseline-server.js'), [], { DATABASE_URL: baselineUrl }, /listening (\d+)/);
   try {
     results.push(summarize('bare Koa', 'GET /ping', await load(`http://127.0.0.1:${baseline.port}/ping`, {})));
+    // The yardstick gets the same warm-up as the payment path it is compared with.
+    await warmUp(`http://127.0.0.1:${baseline.port}/write`, { body: '{"amount":1990}' });
     results.push(summarize('bare Koa + PostgreSQL', 'POST /write (one INSERT)', await load(`http://127.0.0.1:${baseline.port}/write`, { method: 'POST', body: '{"amount":1990}' })));
   } finally {
     await stopChild(baseline);
