@@ -1,10 +1,10 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import {
   ChargeStatus,
   Outcome,
   type AcquirerReferences,
   type OperationResponse,
 } from '../../grpc/generated/connector/v1/connector';
+import { RandomPool } from '../../crypto/random-pool';
 
 /**
  * The sandbox acquirer's memory: authorizations and bank charges per merchant, and the first answer given to
@@ -50,22 +50,18 @@ export const SANDBOX_OPERATION_CODES = {
   exceedsCaptured: 'amount_exceeds_captured',
 } as const;
 
-function digits(length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += String(randomInt(10));
-  return out;
-}
+const random = new RandomPool();
 
 export function sandboxId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+  return `${prefix}_${random.hex(12)}`;
 }
 
 export function newReferences(): AcquirerReferences {
   return {
     acquirerPaymentId: sandboxId('sbx'),
-    nsu: digits(9),
-    tid: digits(20),
-    authorizationCode: randomBytes(3).toString('hex').toUpperCase(),
+    nsu: random.digits(9),
+    tid: random.digits(20),
+    authorizationCode: random.hex(3).toUpperCase(),
   };
 }
 
