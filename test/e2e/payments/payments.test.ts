@@ -427,6 +427,25 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(view.body.timeline.map((t: any) => t.type)).to.deep.equal(evts.map((e) => e.type));
     });
 
+    it('a refund keeps its metadata, bounded by its values only: a value over 512 characters or a nested object is 422 and refunds nothing', async () => {
+      const id = (await merchant.sandbox.post('/v1/payments', { amount: 5_000, card: card() })).body.id as string;
+      for (const [metadata, param] of [
+        [{ note: 'v'.repeat(513) }, 'body.metadata.note'],
+        [{ note: { nested: true } }, 'body.metadata.note'],
+      ] as const) {
+        const refused = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000, metadata });
+        expect(refused.status).to.equal(422);
+        expect(refused.body.error.param).to.equal(param);
+      }
+      expect((await merchant.sandbox.get(`/v1/payments/${id}`)).body.refundedAmount).to.equal(0);
+      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? false : null]));
+      const refunded = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000, metadata });
+      expect(refunded.status, JSON.stringify(refunded.body).slice(0, 300)).to.equal(201);
+      const view = await merchant.sandbox.get(`/v1/payments/${id}`);
+      expect(view.body.refunds).to.have.length(1);
+      expect(view.body.refunds[0].metadata).to.deep.equal(metadata);
+    });
+
     it('refunds only what was captured: none before capture (409), up to a partial capture after it (422 above)', async () => {
       const id = await manual();
       const early = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000 });
@@ -606,6 +625,22 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect((await merchant.live.get(`/v1/customers/${id}`)).status).to.equal(404);
       const list = await merchant.sandbox.get('/v1/customers?limit=100');
       expect(list.body.data.map((c: any) => c.id)).to.include(id);
+    });
+
+    it('customer metadata is bounded by its values only, on create and update; a refused update changes nothing', async () => {
+      const tooLong = await merchant.sandbox.post('/v1/customers', { name: 'Meta', metadata: { note: 'v'.repeat(513) } });
+      expect(tooLong.status).to.equal(422);
+      expect(tooLong.body.error.param).to.equal('body.metadata.note');
+      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? true : null]));
+      const created = await merchant.sandbox.post('/v1/customers', { name: 'Meta', metadata });
+      expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
+      expect(created.body.metadata).to.deep.equal(metadata);
+      const nested = await merchant.sandbox.patch(`/v1/customers/${created.body.id}`, { name: 'Changed', metadata: { note: { nested: true } } });
+      expect(nested.status).to.equal(422);
+      expect(nested.body.error.param).to.equal('body.metadata.note');
+      const read = await merchant.sandbox.get(`/v1/customers/${created.body.id}`);
+      expect(read.body).to.include({ name: 'Meta' });
+      expect(read.body.metadata).to.deep.equal(metadata);
     });
 
     it('saves a card with verify (payment_method.verified), charges it by paymentMethodId, removes it', async () => {
