@@ -19,6 +19,8 @@ const DIST = path.join(ROOT, 'dist');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const WEBHOOK_ENDPOINTS = 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Node flags of the service's processes (README, Deployment); the baseline server runs with them too. */
+const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'];
 /**
  * Requests sent, unmeasured, before a write route is measured. V8 optimizes a function after enough executions, not
  * after enough seconds, so a warm-up counted in requests leaves the same code compiled on a fast or a slow machine.
@@ -119,7 +121,7 @@ interface Child {
 
 function startChild(script: string, args: string[], env: Record<string, string>, readyPattern: RegExp, knownPort?: number): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const onData = (data: Buffer) => {
       output += data.toString();
