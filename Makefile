@@ -5,7 +5,7 @@ MOCHA := node_modules/.bin/mocha --config .mocharc.json
 UNIT := 'test/unit/**/*.test.ts'
 SERVER_SUITES := 'test/integration/**/*.test.ts' 'test/contract/**/*.test.ts' 'test/e2e/**/*.test.ts'
 # How the service's processes run Node (README, Deployment): a 64 MB young generation, measured to cut scavenge time
-# by about half and raise payments/s (docs/benchmarks.md, notes of 25 Nov 20:30).
+# by about half and raise payments/s (docs/benchmarks.md, notes of the 25 Nov 20:36 run).
 SERVICE_NODE := node --max-semi-space-size=64
 
 .PHONY: all install build typecheck run test test-unit test-integration bench proto migrate clean
