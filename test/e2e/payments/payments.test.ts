@@ -9,6 +9,14 @@ import { paymentsModule } from '../../../infrastructure/main/payments.module';
 
 const DEADLINE_MS = 400;
 
+/**
+ * A metadata map only the spec's bounds allow: 60 keys of 58 characters, values of each of the four types, strings
+ * at the 512-character limit (there is no bound on the number or length of keys).
+ */
+const WIDE_METADATA = Object.fromEntries(
+  Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? true : null]),
+);
+
 interface EventRow {
   type: string;
   data: { object: Record<string, any>; previousAttributes: Record<string, any> | null };
@@ -201,8 +209,8 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         expect(r.status, JSON.stringify(body).slice(0, 200)).to.equal(422);
         expect(r.body.error.param, JSON.stringify(r.body.error).slice(0, 300)).to.equal(param);
       }
-      // The metadata map is bounded by its values only (spec): many keys, long keys, all four value types.
-      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? true : null]));
+      // The metadata map is bounded by its values only (spec).
+      const metadata = WIDE_METADATA;
       const wide = await merchant.sandbox.post('/v1/payments', { amount: 100, card: card(), metadata });
       expect(wide.status, JSON.stringify(wide.body).slice(0, 300)).to.equal(201);
       expect(wide.body.metadata).to.deep.equal(metadata);
@@ -438,7 +446,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         expect(refused.body.error.param).to.equal(param);
       }
       expect((await merchant.sandbox.get(`/v1/payments/${id}`)).body.refundedAmount).to.equal(0);
-      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? false : null]));
+      const metadata = WIDE_METADATA;
       const refunded = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000, metadata });
       expect(refunded.status, JSON.stringify(refunded.body).slice(0, 300)).to.equal(201);
       const view = await merchant.sandbox.get(`/v1/payments/${id}`);
@@ -631,7 +639,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const tooLong = await merchant.sandbox.post('/v1/customers', { name: 'Meta', metadata: { note: 'v'.repeat(513) } });
       expect(tooLong.status).to.equal(422);
       expect(tooLong.body.error.param).to.equal('body.metadata.note');
-      const metadata = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key_${i}_${'k'.repeat(50)}`, i % 4 === 0 ? 'v'.repeat(512) : i % 4 === 1 ? i : i % 4 === 2 ? true : null]));
+      const metadata = WIDE_METADATA;
       const created = await merchant.sandbox.post('/v1/customers', { name: 'Meta', metadata });
       expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
       expect(created.body.metadata).to.deep.equal(metadata);
