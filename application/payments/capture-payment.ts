@@ -14,7 +14,7 @@ export class CapturePayment {
       needsAcquirer: () => true,
       call: (amount, ctx) => ctx.gateway.capture({ credentials: ctx.credentials, idempotencyKey: ctx.operationId, acquirerPaymentId: ctx.acquirerPaymentId, amount }),
       apply: (payment, amount, ctx) => {
-        payment.capture({ operationId: ctx.operationId, amount, now: ctx.now, acquirerReference: ctx.acquirerReference });
+        payment.capture({ operationId: ctx.operationId, amount, now: ctx.now, requestedAt: ctx.requestedAt, acquirerReference: ctx.acquirerReference });
       },
     });
   }

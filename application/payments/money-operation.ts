@@ -10,15 +10,21 @@ import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface MoneyOperationPlan<P> {
-  /** Checks the rules on the locked payment (throws a DomainError) and says what to ask the acquirer, if anything. */
-  check(payment: Payment, now: Date): P;
+  /**
+   * Checks the rules on the locked payment as of `requestedAt` (throws a DomainError) and says what to ask the
+   * acquirer, if anything.
+   */
+  check(payment: Payment, requestedAt: Date): P;
   /** What the acquirer is asked for: the same kind and amount as a pending operation resumes it. */
-  intent(plan: P): Omit<OperationIntent, 'operationId'>;
+  intent(plan: P): Pick<OperationIntent, 'kind' | 'amount'>;
   /** False when nothing goes to the acquirer (e.g. canceling a checkout that never reached one). */
   needsAcquirer(plan: P): boolean;
   call(plan: P, ctx: { gateway: AcquirerGateway; credentials: ConnectorCredentials; operationId: string; acquirerPaymentId: string }): Promise<OperationOutput>;
-  /** Applies the outcome to the payment, re-checked under the lock of the second transaction. */
-  apply(payment: Payment, plan: P, ctx: { operationId: string; now: Date; acquirerReference: string | null }): void;
+  /**
+   * Applies the outcome to the payment, re-checked under the lock of the second transaction by the rules as of
+   * `requestedAt` (when the operation was first requested); `now` dates the record.
+   */
+  apply(payment: Payment, plan: P, ctx: { operationId: string; now: Date; requestedAt: Date; acquirerReference: string | null }): void;
 }
 
 const operationInProgress = () => new DomainError('invalid_state', 'Another operation on this payment is in progress; retry in a moment.', { reason: 'operation_in_progress' });
@@ -34,17 +40,21 @@ const operationInProgress = () => new DomainError('invalid_state', 'Another oper
  * instead of executing a second refund or capture. Any other money operation on the payment meanwhile answers
  * 409 `operation_outcome_unknown`, naming the pending one. A process that stops between the call and tx2 leaves
  * the same state once its claim expires.
+ *
+ * An operation is judged by the rules as of the moment it was first requested, in tx1, in tx2 and when resumed:
+ * the acquirer may answer, or the merchant repeat, after a deadline the request itself met (a capture before the
+ * authorization expired), and an operation the acquirer may have executed must stay recordable.
  */
 export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentId: string, plan: MoneyOperationPlan<P>): Promise<PaymentObject> {
   const claimMs = deps.operationClaimMs ?? 60_000;
   const prepared = await deps.transactor.run(async (tx) => {
     const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
     if (!payment) throw new NotFoundError('payment', paymentId);
-    const now = deps.clock.now();
-    const p = plan.check(payment, now);
-    const requested = plan.intent(p);
     const pending = await deps.payments.pendingOperation(tx, scope, paymentId);
     if (pending?.active) throw operationInProgress();
+    const requestedAt = pending?.intent.requestedAt ? new Date(pending.intent.requestedAt) : deps.clock.now();
+    const p = plan.check(payment, requestedAt);
+    const requested = plan.intent(p);
     if (pending && (pending.intent.kind !== requested.kind || pending.intent.amount !== requested.amount)) {
       const { kind, amount } = pending.intent;
       throw new DomainError('invalid_state', `An earlier ${kind}${amount === null ? '' : ` of ${amount}`} on this payment ended without an answer from the acquirer; repeat that request to settle it first.`, {
@@ -52,12 +62,12 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
         pendingOperation: { kind, amount },
       });
     }
-    const intent = { ...requested, operationId: pending?.intent.operationId ?? deps.ids.next('op_') };
-    const claimed = await deps.payments.claimOperation(tx, scope, paymentId, intent, new Date(now.getTime() + claimMs));
+    const intent = { ...requested, operationId: pending?.intent.operationId ?? deps.ids.next('op_'), requestedAt: requestedAt.toISOString() };
+    const claimed = await deps.payments.claimOperation(tx, scope, paymentId, intent, new Date(deps.clock.now().getTime() + claimMs));
     if (!claimed) throw operationInProgress();
-    return { payment, p, operationId: intent.operationId };
+    return { payment, p, operationId: intent.operationId, requestedAt };
   });
-  const { operationId } = prepared;
+  const { operationId, requestedAt } = prepared;
 
   let acquirerReference: string | null = null;
   try {
@@ -97,7 +107,7 @@ export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope
   const stored = await deps.transactor.run(async (tx) => {
     const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
     if (!payment) throw new NotFoundError('payment', paymentId);
-    plan.apply(payment, prepared.p, { operationId, now: deps.clock.now(), acquirerReference });
+    plan.apply(payment, prepared.p, { operationId, now: deps.clock.now(), requestedAt, acquirerReference });
     await deps.payments.update(tx, payment);
     await deps.payments.releaseOperation(tx, scope, paymentId, operationId, true);
     const events = payment.pullEvents().map(paymentEventToOutbox);

@@ -451,9 +451,12 @@ export class Payment {
     return toCapture;
   }
 
-  /** Full or partial capture; a partial capture releases the rest of the authorization. */
-  capture(input: { operationId: string; amount?: number; now: Date; acquirerReference?: string | null }): PaymentOperation {
-    const amount = this.assertCapturable(input.amount, input.now);
+  /**
+   * Full or partial capture; a partial capture releases the rest of the authorization. The deadline is judged at
+   * `requestedAt` (default `now`): a capture requested in time and confirmed by the acquirer after is recorded.
+   */
+  capture(input: { operationId: string; amount?: number; now: Date; requestedAt?: Date; acquirerReference?: string | null }): PaymentOperation {
+    const amount = this.assertCapturable(input.amount, input.requestedAt ?? input.now);
     const resolvesReview = this.state.fraudReview?.status === 'pending';
     const operation: PaymentOperation = {
       id: input.operationId,

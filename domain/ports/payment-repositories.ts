@@ -13,6 +13,12 @@ export interface OperationIntent {
   readonly kind: 'capture' | 'void' | 'refund';
   /** Minor units; null for a void. */
   readonly amount: number | null;
+  /**
+   * When the operation was first requested (ISO 8601). Its rules are judged as of then, however late its outcome
+   * is recorded or it is resumed: a capture requested before the authorization expired is recorded after. Absent
+   * on intents saved before 25 Nov 2026 (judged as of now).
+   */
+  readonly requestedAt?: string;
 }
 
 /** Persistence of the payment aggregate. Every read is scoped by organization and environment. */

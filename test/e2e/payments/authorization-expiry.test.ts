@@ -5,6 +5,7 @@ import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { NotifyExpiringAuthorizations } from '../../../application/payments/notify-expiring-authorizations';
+import { TimeoutInjector } from '../../support/faulty-payment-connectors';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
@@ -15,6 +16,7 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
   let service: TestService;
   let merchant: Merchant;
   let expiry: NotifyExpiringAuthorizations;
+  const injector = new TimeoutInjector();
 
   const events = async (id: string) => {
     const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
@@ -28,7 +30,7 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
     service = await startTestService({
       transport: 'in-process',
       clock,
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ expiryScanIntervalMs: 3_600_000 })],
+      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ expiryScanIntervalMs: 3_600_000, decorateConnectors: injector.decorate })],
     });
     expiry = service.core.services.get<NotifyExpiringAuthorizations>('authorizationExpiry');
     merchant = await service.merchant('Expiry');
@@ -69,5 +71,34 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
     expect(late.body.error.code).to.equal('payment_not_capturable');
     const view = await merchant.sandbox.get(`/v1/payments/${master.body.id}`);
     expect(view.body.allowedActions).to.deep.equal(['void']);
+  });
+
+  it('a capture requested before the deadline whose answer was lost is recorded when repeated after it, once', async () => {
+    const visa = await merchant.sandbox.post('/v1/payments', { amount: 8_000, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });
+    const id = visa.body.id as string;
+    clock.set(new Date(Date.parse(visa.body.authorizationExpiresAt) - MINUTE));
+    injector.loseNextAnswer('capture');
+    const lost = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_000 });
+    expect(lost.status).to.equal(503);
+    expect(lost.body.error.code).to.equal('connector_unavailable');
+    expect(lost.body.error.message).to.match(/repeat the same request/);
+
+    clock.advance(2 * MINUTE);
+    const waiting = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+    expect(waiting.pendingOperation).to.deep.equal({ kind: 'capture', amount: 5_000, inFlight: false });
+    expect(waiting.allowedActions).to.deep.equal(['capture']);
+    const other = await merchant.sandbox.post(`/v1/payments/${id}/capture`, {});
+    expect(other.status).to.equal(409);
+    expect(other.body.error.code).to.equal('invalid_state');
+    expect(other.body.error.message).to.match(/capture of 5000 .* ended without an answer/);
+
+    const repeated = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_000 });
+    expect(repeated.status, JSON.stringify(repeated.body)).to.equal(201);
+    expect(repeated.body).to.include({ status: 'captured', capturedAmount: 5_000 });
+    const keys = injector.operationKeys.filter((k) => k.kind === 'capture').slice(-2).map((k) => k.idempotencyKey);
+    expect(keys[1]).to.equal(keys[0]);
+    expect((await events(id)).filter((e) => e.type === 'payment.captured')).to.have.length(1);
+    const again = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_000 });
+    expect(again.status).to.equal(409);
   });
 });

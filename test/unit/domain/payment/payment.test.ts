@@ -170,6 +170,13 @@ describe('Payment aggregate', () => {
       expect(errorOf(() => p.capture({ operationId: 'op', now: later(15 * DAY + 1) })).code).to.equal('payment_not_capturable');
     });
 
+    it('a capture requested before the deadline is recorded after it (judged at requestedAt, dated now)', () => {
+      const p = authorizedPayment();
+      const op = p.capture({ operationId: 'op', now: later(15 * DAY + 60_000), requestedAt: later(15 * DAY - 60_000) });
+      expect(op.createdAt).to.equal(later(15 * DAY + 60_000).toISOString());
+      expect(p.toPrimitives()).to.include({ status: 'captured', capturedAmount: 10_000 });
+    });
+
     it('automatic-capture payments cannot be captured again (invalid_state)', () => {
       expect(errorOf(() => capturedPayment().capture({ operationId: 'op', now: T0 })).code).to.equal('invalid_state');
     });
