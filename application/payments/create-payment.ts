@@ -3,14 +3,13 @@ import { classifyDecline } from '../../domain/payment/decline/classify-decline';
 import { directRouting, type RoutableAccount } from '../../domain/payment/routing/direct-routing';
 import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
-import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest } from './authorize-request';
 import { RoutingLease } from './routing-lease';
-import { recordCalls, technicalAttempt } from './payment-attempts';
+import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 export interface CreateCardPaymentCommand {
@@ -279,7 +278,7 @@ export class CreatePayment {
       }
       if (!opened) {
         // Nothing was sent, but the account was in line: its attempt says why routing went past it.
-        attempts.push(technicalAttempt(this.deps.ids.next('att_'), candidate.id, candidate.connectorSlug, this.deps.clock.now(), 0, `Not sent: ${openFailure}`, false));
+        attempts.push(technicalAttempt(this.deps.ids.next('att_'), candidate.id, candidate.connectorSlug, this.deps.clock.now(), 0, `Not sent: ${openFailure}`, NOT_SENT));
         lastFailure = { account: { id: candidate.id, name: candidate.name ?? candidate.id }, message: openFailure! };
         continue;
       }
@@ -295,9 +294,8 @@ export class CreatePayment {
         output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...request });
       } catch (error) {
         const latencyMs = this.deps.clock.now().getTime() - started.getTime();
-        const timeout = isConnectorFailure(error) && error.kind === 'timeout';
         const message = error instanceof Error ? error.message : String(error);
-        attempts.push(technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, timeout));
+        attempts.push(technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, callFailureOf(error)));
         lastFailure = { account: { id: account.id, name: account.name }, message };
         continue;
       }

@@ -1,23 +1,40 @@
 import type { PaymentAttempt } from '../../domain/payment/payment';
+import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 
+/** How a call that brought no business answer ended; a failure before anything was sent is neither. */
+export interface CallFailure {
+  readonly timeout: boolean;
+  /** The request may have been acted on (a deadline after sending, a connection dropped before the answer). */
+  readonly outcomeUnknown: boolean;
+}
+
+export const NOT_SENT: CallFailure = { timeout: false, outcomeUnknown: false };
+
+export function callFailureOf(error: unknown): CallFailure {
+  if (!isConnectorFailure(error)) return NOT_SENT;
+  return { timeout: error.kind === 'timeout', outcomeUnknown: error.kind === 'timeout' || error.outcomeUnknown };
+}
+
 /**
  * The record of an attempt the acquirer did not answer with a business outcome: a technical failure, or a
- * timeout whose outcome is unknown (reconciled later). Shared by the request path and the recovery worker.
+ * timeout; either is reconciled later when its outcome is unknown. Shared by the request path and the recovery
+ * worker.
  */
-export function technicalAttempt(id: string, accountId: string, slug: string, started: Date, latencyMs: number, message: string, timeout: boolean): PaymentAttempt {
+export function technicalAttempt(id: string, accountId: string, slug: string, started: Date, latencyMs: number, message: string, failure: CallFailure): PaymentAttempt {
   return {
     id,
     connectorAccountId: accountId,
     connectorSlug: slug,
     rawCode: null,
-    classification: timeout ? 'TIMEOUT' : 'TECHNICAL_FAILURE',
+    classification: failure.timeout ? 'TIMEOUT' : 'TECHNICAL_FAILURE',
     latencyMs,
-    outcome: timeout ? 'timeout' : 'technical_failure',
+    outcome: failure.timeout ? 'timeout' : 'technical_failure',
     message: message.slice(0, 500),
     startedAt: started.toISOString(),
+    ...(failure.outcomeUnknown && !failure.timeout ? { outcomeUnknown: true as const } : {}),
   };
 }
 

@@ -3,10 +3,9 @@ import { classifyDecline } from '../../domain/payment/decline/classify-decline';
 import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import type { InFlightRouting } from '../../domain/ports/payment-recovery';
-import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
-import { recordCalls, technicalAttempt } from './payment-attempts';
+import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox } from './payment-object';
 import { RoutingLease, type PaymentRecoveryDeps } from './routing-lease';
 
@@ -161,11 +160,11 @@ export class RecoverStuckPayments {
       opened = await this.deps.connectors.open(scope, accountId);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { attempt: technicalAttempt(attemptId, accountId, '', this.deps.clock.now(), 0, message, false), failure: { account: { id: accountId, name: accountId }, message } };
+      return { attempt: technicalAttempt(attemptId, accountId, '', this.deps.clock.now(), 0, message, NOT_SENT), failure: { account: { id: accountId, name: accountId }, message } };
     }
     if (!opened) {
       const message = `connector account ${accountId} is not available`;
-      return { attempt: technicalAttempt(attemptId, accountId, '', this.deps.clock.now(), 0, message, false), failure: { account: { id: accountId, name: accountId }, message } };
+      return { attempt: technicalAttempt(attemptId, accountId, '', this.deps.clock.now(), 0, message, NOT_SENT), failure: { account: { id: accountId, name: accountId }, message } };
     }
     const { account, gateway, credentials } = opened;
     const started = this.deps.clock.now();
@@ -174,9 +173,8 @@ export class RecoverStuckPayments {
       output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...routing.request });
     } catch (error) {
       const latencyMs = this.deps.clock.now().getTime() - started.getTime();
-      const timeout = isConnectorFailure(error) && error.kind === 'timeout';
       const message = error instanceof Error ? error.message : String(error);
-      return { attempt: technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, timeout), failure: { account: { id: account.id, name: account.name }, message } };
+      return { attempt: technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, callFailureOf(error)), failure: { account: { id: account.id, name: account.name }, message } };
     }
     const latencyMs = this.deps.clock.now().getTime() - started.getTime();
     const base = { id: attemptId, connectorAccountId: account.id, connectorSlug: account.connectorSlug, latencyMs, startedAt: started.toISOString() };

@@ -1,4 +1,4 @@
-import type { Payment, PaymentAttempt } from '../../domain/payment/payment';
+import { isOutcomeUnknown, type Payment, type PaymentAttempt } from '../../domain/payment/payment';
 import type { AuthorizeRequest, PaymentRecoveryRepository, SettleInput } from '../../domain/ports/payment-recovery';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -113,7 +113,7 @@ export class RoutingLease {
 
   private reconciliations(attempts: readonly PaymentAttempt[]) {
     return attempts
-      .filter((a) => a.outcome === 'timeout')
+      .filter(isOutcomeUnknown)
       .map((a) => ({ attemptId: a.id, connectorAccountId: a.connectorAccountId, reversalKey: this.deps.ids.next('op_') }));
   }
 }

@@ -94,8 +94,18 @@ export interface PaymentAttempt {
   outcome: AttemptOutcome;
   message: string | null;
   startedAt: string;
-  /** Only for an attempt whose outcome stayed unknown (timeout): what the background reconciliation found. */
+  /**
+   * A technical failure after the request was sent (the connection dropped before the answer): like a timeout, the
+   * acquirer may have authorized, so it is reconciled. Internal (the reconciliation is what the API shows).
+   */
+  outcomeUnknown?: true;
+  /** Only for an attempt whose outcome stayed unknown (see isOutcomeUnknown): what the background reconciliation found. */
   reconciliation?: AttemptReconciliation;
+}
+
+/** An attempt the acquirer may have acted on without saying so (a timeout, or a failure after sending). */
+export function isOutcomeUnknown(attempt: PaymentAttempt): boolean {
+  return attempt.outcome === 'timeout' || attempt.outcomeUnknown === true;
 }
 
 /**
@@ -357,8 +367,9 @@ export class Payment {
   recordAttempt(attempt: PaymentAttempt): void {
     this.requireStatus('processing', 'record_attempt');
     const recorded = clone(attempt);
-    // A timeout leaves the outcome unknown: the acquirer may have authorized. It is reconciled in the background.
-    if (recorded.outcome === 'timeout' && !recorded.reconciliation) {
+    // A timeout or a failure after sending leaves the outcome unknown: the acquirer may have authorized. It is
+    // reconciled in the background.
+    if (isOutcomeUnknown(recorded) && !recorded.reconciliation) {
       recorded.reconciliation = { status: 'pending', tries: 0, checkedAt: null, acquirerPaymentId: null, operationId: null, amount: 0, rawCode: null, message: null };
     }
     this.state.attempts.push(recorded);

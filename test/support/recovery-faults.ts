@@ -1,5 +1,6 @@
 import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
+import { ConnectorFailure } from '../../domain/shared/connector-failure';
 
 export interface CallResult {
   readonly accountId: string;
@@ -16,6 +17,8 @@ export interface CallResult {
  *  - `timingOut`: authorize sends the `timeout` token (the sandbox sleeps past the deadline; real gRPC timeout);
  *  - `lateApproval`: the FIRST authorize of each idempotency key times out like `timingOut`, later ones with the
  *    same key go through with the real token: an acquirer that authorized although the caller gave up;
+ *  - `droppingAfterSend`: the FIRST authorize of each idempotency key reaches the sandbox (which acts on it), then
+ *    fails as a connection dropped before the answer would (technical, outcome unknown); later ones go through;
  *  - `crashAfterNextCall()`: the next authorize reaches the sandbox, then never returns to the caller until
  *    released: the process "died" between the connector call and tx2.
  * `calls` lists every authorize sent, with its idempotency key.
@@ -24,6 +27,7 @@ export class RecoveryFaults {
   readonly failing = new Set<string>();
   readonly timingOut = new Set<string>();
   readonly lateApproval = new Set<string>();
+  readonly droppingAfterSend = new Set<string>();
   readonly calls: Array<{ accountId: string; key: string; token: string }> = [];
   private readonly seenKeys = new Set<string>();
   private crash: { accountId?: string; reached: (r: CallResult) => void; released: Promise<void> } | null = null;
@@ -40,6 +44,14 @@ export class RecoveryFaults {
 
   callsWithKey(key: string): number {
     return this.calls.filter((c) => c.key === key).length;
+  }
+
+  private readonly droppedKeys = new Set<string>();
+
+  private firstTimeDropped(key: string): boolean {
+    if (this.droppedKeys.has(key)) return false;
+    this.droppedKeys.add(key);
+    return true;
   }
 
   private tokenFor(accountId: string, input: AuthorizeInput): string {
@@ -63,6 +75,10 @@ export class RecoveryFaults {
         const token = this.tokenFor(accountId, input);
         this.calls.push({ accountId, key: input.idempotencyKey, token });
         const sent = opened.gateway.authorize({ ...input, source: { ...input.source, token } });
+        if (this.droppingAfterSend.has(accountId) && this.firstTimeDropped(input.idempotencyKey)) {
+          await sent;
+          throw new ConnectorFailure('technical', 'Authorize: connection reset before the answer (injected)', { outcomeUnknown: true });
+        }
         const crash = this.crash;
         if (!crash || (crash.accountId && crash.accountId !== accountId)) return sent;
         this.crash = null;

@@ -38,7 +38,7 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
     return directory.acquirerGateway('sandbox').queryCharge({ credentials: opened!.credentials, idempotencyKey: key });
   };
   /** Cheap account times out (faults decide how it behaves on the re-send), the dearer one approves. */
-  const fallbackPayment = async (name: string, behaviour: 'lateApproval' | 'timingOut', captureMethod: 'automatic' | 'manual') => {
+  const fallbackPayment = async (name: string, behaviour: 'lateApproval' | 'timingOut' | 'droppingAfterSend' | 'failing', captureMethod: 'automatic' | 'manual') => {
     const merchant = await service.merchant(name);
     const cheap = await account(merchant, 'cheap', 100);
     const dear = await account(merchant, 'dear', 300);
@@ -91,6 +91,30 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
     expect(done[0]!.status).to.equal('voided');
     expect(JSON.stringify(done[0]!.request)).to.not.include('tok_'); // the card token is not kept once settled
     expect(await eventTypes(payment.id)).to.deep.equal(['payment.authorized']);
+  });
+
+  it('a connection dropped after the request was sent is reconciled like a timeout: the authorization it left is voided', async () => {
+    const { merchant, cheap, dear, payment } = await fallbackPayment('Dropped connection', 'droppingAfterSend', 'manual');
+    expect(payment).to.include({ status: 'authorized', connectorAccountId: dear, hasFallback: true });
+    const [dropped] = payment.attempts;
+    expect(dropped).to.include({ connectorAccountId: cheap, outcome: 'technical_failure', classification: 'TECHNICAL_FAILURE' });
+    expect(dropped).to.not.have.property('outcomeUnknown');
+    expect(dropped.reconciliation).to.include({ status: 'pending', tries: 0 });
+    expect((await atAcquirer(merchant, cheap, dropped.id)).status).to.equal('authorized'); // held on the card
+
+    expect(await reconcile.run()).to.equal(1);
+    const view = (await merchant.sandbox.get(`/v1/payments/${payment.id}`)).body;
+    expect(view.attempts[0].reconciliation).to.include({ status: 'voided', tries: 1, amount: 9_900 });
+    expect((await atAcquirer(merchant, cheap, dropped.id)).status).to.equal('voided');
+    expect(view).to.include({ status: 'authorized', connectorAccountId: dear });
+  });
+
+  it('a technical failure the acquirer answered (a processing error) is not reconciled', async () => {
+    const { payment } = await fallbackPayment('Processing error', 'failing', 'manual');
+    const [failed] = payment.attempts;
+    expect(failed).to.include({ outcome: 'technical_failure' });
+    expect(failed).to.not.have.property('reconciliation');
+    expect(await sql('select 1 from payment_reconciliations where attempt_id = ?', [failed.id])).to.have.length(0);
   });
 
   it('automatic capture: what the timed-out account captured is refunded', async () => {
