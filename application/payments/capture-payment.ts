@@ -9,7 +9,7 @@ export class CapturePayment {
 
   execute(input: { scope: TenantScope; paymentId: string; amount?: number }): Promise<PaymentObject> {
     return runMoneyOperation<number>(this.deps, input.scope, input.paymentId, {
-      check: (payment, now) => payment.assertCapturable(input.amount, now),
+      check: (payment, requestedAt) => payment.assertCapturable(input.amount, requestedAt),
       intent: (amount) => ({ kind: 'capture', amount }),
       needsAcquirer: () => true,
       call: (amount, ctx) => ctx.gateway.capture({ credentials: ctx.credentials, idempotencyKey: ctx.operationId, acquirerPaymentId: ctx.acquirerPaymentId, amount }),
