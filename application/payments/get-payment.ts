@@ -13,11 +13,11 @@ export class GetPayment {
 
   async execute(input: { scope: TenantScope; paymentId: string }) {
     return this.deps.transactor.read(async (tx) => {
-      const payment = await this.deps.payments.find(tx, input.scope, input.paymentId);
-      if (!payment) throw new NotFoundError('payment', input.paymentId);
+      const found = await this.deps.payments.findWithPendingOperation(tx, input.scope, input.paymentId);
+      if (!found) throw new NotFoundError('payment', input.paymentId);
+      const { payment, pending } = found;
       const p = payment.toPrimitives();
       const timeline = await this.deps.queries.timeline(tx, input.scope, p.id);
-      const pending = await this.deps.payments.pendingOperation(tx, input.scope, p.id);
       const operations = p.operations.map((o) => ({
         id: o.id,
         type: o.type,

@@ -48,9 +48,9 @@ const operationInProgress = () => new DomainError('invalid_state', 'Another oper
 export async function runMoneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentId: string, plan: MoneyOperationPlan<P>): Promise<PaymentObject> {
   const claimMs = deps.operationClaimMs ?? 60_000;
   const prepared = await deps.transactor.run(async (tx) => {
-    const payment = await deps.payments.find(tx, scope, paymentId, { forUpdate: true });
-    if (!payment) throw new NotFoundError('payment', paymentId);
-    const pending = await deps.payments.pendingOperation(tx, scope, paymentId);
+    const found = await deps.payments.findWithPendingOperation(tx, scope, paymentId, { forUpdate: true });
+    if (!found) throw new NotFoundError('payment', paymentId);
+    const { payment, pending } = found;
     if (pending?.active) throw operationInProgress();
     const requestedAt = pending?.intent.requestedAt ? new Date(pending.intent.requestedAt) : deps.clock.now();
     const p = plan.check(payment, requestedAt);

@@ -21,6 +21,15 @@ export interface OperationIntent {
   readonly requestedAt?: string;
 }
 
+/**
+ * The operation last claimed on a payment whose outcome is not recorded yet: one in flight (`active`: its claim has
+ * not expired), or one whose acquirer call ended without an answer or whose process stopped.
+ */
+export interface PendingOperation {
+  readonly intent: OperationIntent;
+  readonly active: boolean;
+}
+
 /** Persistence of the payment aggregate. Every read is scoped by organization and environment. */
 export interface PaymentRepository {
   insert(tx: Transaction, payment: Payment): Promise<void>;
@@ -33,11 +42,8 @@ export interface PaymentRepository {
    * operation holds an unexpired claim.
    */
   claimOperation(tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent, until: Date): Promise<boolean>;
-  /**
-   * The operation last claimed on the payment whose outcome is not recorded yet, if any: one in flight (`active`:
-   * its claim has not expired), or one whose acquirer call ended without an answer or whose process stopped.
-   */
-  pendingOperation(tx: Transaction, scope: TenantScope, id: string): Promise<{ intent: OperationIntent; active: boolean } | null>;
+  /** `find`, with the payment's pending money operation, if any, read from the same row in the same statement. */
+  findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<{ payment: Payment; pending: PendingOperation | null } | null>;
   /**
    * Ends the claim. `settled`: the operation's outcome is known (recorded, refused, or nothing reached the
    * acquirer), so its intent goes too; otherwise the intent stays for a repetition to resume under the same id.

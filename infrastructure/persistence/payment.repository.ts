@@ -1,5 +1,5 @@
 import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
-import type { OperationIntent, PaymentRepository } from '../../domain/ports/payment-repositories';
+import type { OperationIntent, PaymentRepository, PendingOperation } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
@@ -89,14 +89,16 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows.length === 1;
   }
 
-  async pendingOperation(tx: Transaction, scope: TenantScope, id: string): Promise<{ intent: OperationIntent; active: boolean } | null> {
-    const rows = await entityManager(tx).execute<Array<{ intent: OperationIntent | string | null; active: boolean | null }>>(
-      `select operation_intent as intent, operation_claim_until >= now() as active from payments where id = ? and ${sameTenant()}`,
+  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<{ payment: Payment; pending: PendingOperation | null } | null> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown; intent: OperationIntent | string | null; active: boolean | null }>>(
+      `select doc, operation_intent as intent, operation_claim_until >= now() as active
+         from payments where id = ? and ${sameTenant()}${options.forUpdate ? ' for update' : ''}`,
       [id, scope.organizationId, scope.environment],
     );
-    const intent = rows[0]?.intent;
-    if (!intent) return null;
-    return { intent: typeof intent === 'string' ? (JSON.parse(intent) as OperationIntent) : intent, active: rows[0]!.active === true };
+    const row = rows[0];
+    if (!row) return null;
+    const intent = typeof row.intent === 'string' ? (JSON.parse(row.intent) as OperationIntent) : row.intent;
+    return { payment: Payment.fromPrimitives(paymentFromDoc(row.doc)), pending: intent ? { intent, active: row.active === true } : null };
   }
 
   async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean): Promise<void> {

@@ -96,9 +96,10 @@ export class InMemoryPayments implements PaymentRepository {
     this.operations.set(key(scope, id), { intent, active: true });
     return true;
   }
-  async pendingOperation(_tx: Transaction, scope: TenantScope, id: string) {
+  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string) {
+    const payment = await this.find(tx, scope, id);
     const pending = this.operations.get(key(scope, id));
-    return pending ? { ...pending } : null;
+    return payment ? { payment, pending: pending ? { ...pending } : null } : null;
   }
   async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean) {
     const pending = this.operations.get(key(scope, id));

@@ -49,11 +49,11 @@ describe('statements by payment id use the primary key, statistics or not (Postg
       const payment = await payments.find(tx, scope, 'pay_plans', { forUpdate: true });
       expect(payment?.id).to.equal('pay_plans');
       await payments.update(tx, payment!);
-      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.equal(null);
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans'))?.pending).to.equal(null);
       expect(await payments.claimOperation(tx, scope, 'pay_plans', intent, new Date(Date.now() + 60_000))).to.equal(true);
-      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.deep.equal({ intent, active: true });
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans', { forUpdate: true }))?.pending).to.deep.equal({ intent, active: true });
       await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', false);
-      expect(await payments.pendingOperation(tx, scope, 'pay_plans')).to.deep.equal({ intent, active: false });
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans'))?.pending).to.deep.equal({ intent, active: false });
       await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', true);
       return rowsRead(tx);
     });
