@@ -6,7 +6,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
-import { DomainError } from '../domain/shared/domain-error';
+import { DomainError, isTransientRefusal } from '../domain/shared/domain-error';
 import { parseJsonBody, readRawBody } from './http/body';
 import { statusForCode } from './http/error-status';
 import { HttpError, errorBody } from './http/errors';
@@ -161,8 +161,9 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         response = await route.handler(request);
       } catch (error) {
         const mapped = toErrorResponse(error, state, ctx);
-        // A refusal is an answer and is replayed; an unexpected failure frees the key for a retry.
-        if (mapped.status >= 500) await deps.idempotency.abandon(scope, routeKey, idempotencyKey).catch(() => undefined);
+        // A refusal is an answer and is replayed; an unexpected failure, or a refusal that only says "retry in a
+        // moment", frees the key for the retry.
+        if (mapped.status >= 500 || isTransientRefusal(error)) await deps.idempotency.abandon(scope, routeKey, idempotencyKey).catch(() => undefined);
         else await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status: mapped.status, body: mapped.body, headers: mapped.headers });
         throw error;
       }

@@ -13,7 +13,7 @@ export class GetPayment {
 
   async execute(input: { scope: TenantScope; paymentId: string }) {
     return this.deps.transactor.read(async (tx) => {
-      const found = await this.deps.payments.findWithPendingOperation(tx, input.scope, input.paymentId);
+      const found = await this.deps.payments.findWithPendingOperation(tx, input.scope, input.paymentId, { now: this.deps.clock.now() });
       if (!found) throw new NotFoundError('payment', input.paymentId);
       const { payment, pending } = found;
       const p = payment.toPrimitives();
@@ -39,8 +39,15 @@ export class GetPayment {
         disputes: [],
         timeline,
         // A money operation in flight, or one whose acquirer call got no answer: the latter is settled by repeating
-        // the same request, and until then it is the only money action the payment accepts.
-        pendingOperation: pending ? { kind: pending.intent.kind, amount: pending.intent.amount, inFlight: pending.active } : null,
+        // the same request (or by the settlement worker), and until then it is the only money action accepted.
+        pendingOperation: pending
+          ? {
+              kind: pending.intent.kind,
+              amount: pending.intent.amount,
+              inFlight: pending.active,
+              automaticRetryAt: pending.active ? null : (pending.intent.settleAfter ?? this.deps.clock.now().toISOString()),
+            }
+          : null,
         allowedActions: pending && !pending.active ? [pending.intent.kind] : payment.allowedActions(this.deps.clock.now()),
       };
     });

@@ -144,6 +144,12 @@ export interface PaymentOperation {
   acquirerReference: string | null;
   metadata: Record<string, unknown>;
   createdAt: string;
+  /**
+   * The Idempotency-Keys of the merchant requests that asked for this operation (internal, never shown). A request
+   * repeating one of them after the operation was settled without it (by another repetition or by the settlement
+   * worker) is answered with the payment instead of executing a second operation.
+   */
+  idempotencyKeys?: string[];
 }
 
 export interface PaymentError {
@@ -466,7 +472,7 @@ export class Payment {
    * Full or partial capture; a partial capture releases the rest of the authorization. The deadline is judged at
    * `requestedAt` (default `now`): a capture requested in time and confirmed by the acquirer after is recorded.
    */
-  capture(input: { operationId: string; amount?: number; now: Date; requestedAt?: Date; acquirerReference?: string | null }): PaymentOperation {
+  capture(input: { operationId: string; amount?: number; now: Date; requestedAt?: Date; acquirerReference?: string | null; idempotencyKeys?: string[] }): PaymentOperation {
     const amount = this.assertCapturable(input.amount, input.requestedAt ?? input.now);
     const resolvesReview = this.state.fraudReview?.status === 'pending';
     const operation: PaymentOperation = {
@@ -480,6 +486,7 @@ export class Payment {
       acquirerReference: input.acquirerReference ?? null,
       metadata: {},
       createdAt: input.now.toISOString(),
+      ...(input.idempotencyKeys?.length ? { idempotencyKeys: [...input.idempotencyKeys] } : {}),
     };
     const before = this.change('capture', input.now, (s) => {
       s.capturedAmount = amount;
@@ -504,7 +511,7 @@ export class Payment {
     return 'cancel';
   }
 
-  void(input: { operationId: string; reason?: string | null; now: Date; acquirerReference?: string | null }): PaymentOperation {
+  void(input: { operationId: string; reason?: string | null; now: Date; acquirerReference?: string | null; idempotencyKeys?: string[] }): PaymentOperation {
     const kind = this.assertVoidable();
     const resolvesReview = this.state.fraudReview?.status === 'pending';
     const operation: PaymentOperation = {
@@ -518,6 +525,7 @@ export class Payment {
       acquirerReference: input.acquirerReference ?? null,
       metadata: {},
       createdAt: input.now.toISOString(),
+      ...(input.idempotencyKeys?.length ? { idempotencyKeys: [...input.idempotencyKeys] } : {}),
     };
     const before = this.change('void', input.now, (s) => {
       s.operations.push(operation);
@@ -554,7 +562,15 @@ export class Payment {
   }
 
   /** Several partial refunds up to the captured amount; the status stays captured (contract.md 7). */
-  refund(input: { operationId: string; amount?: number; reason?: string | null; metadata?: Record<string, unknown>; now: Date; acquirerReference?: string | null }): PaymentOperation {
+  refund(input: {
+    operationId: string;
+    amount?: number;
+    reason?: string | null;
+    metadata?: Record<string, unknown>;
+    now: Date;
+    acquirerReference?: string | null;
+    idempotencyKeys?: string[];
+  }): PaymentOperation {
     const amount = this.assertRefundable(input.amount);
     const operation: PaymentOperation = {
       id: input.operationId,
@@ -567,6 +583,7 @@ export class Payment {
       acquirerReference: input.acquirerReference ?? null,
       metadata: clone(input.metadata ?? {}),
       createdAt: input.now.toISOString(),
+      ...(input.idempotencyKeys?.length ? { idempotencyKeys: [...input.idempotencyKeys] } : {}),
     };
     this.change('refund', input.now, (s) => {
       s.refundedAmount += amount;
@@ -640,6 +657,18 @@ export class Payment {
   }
 
   // ---- queries ------------------------------------------------------------------------------------------------
+
+  /** The recorded operation with this id (an operation is recorded once, whoever settles it). */
+  operation(id: string): PaymentOperation | null {
+    const found = this.state.operations.find((o) => o.id === id);
+    return found ? clone(found) : null;
+  }
+
+  /** The recorded operation of this type that a request with this Idempotency-Key asked for, if any. */
+  operationRequestedWith(type: OperationType, idempotencyKey: string): PaymentOperation | null {
+    const found = this.state.operations.find((o) => o.type === type && o.idempotencyKeys?.includes(idempotencyKey));
+    return found ? clone(found) : null;
+  }
 
   /** The actions possible right now, for the full view. */
   allowedActions(now: Date): PaymentAction[] {

@@ -4,6 +4,14 @@ import type { Payment, PaymentPrimitives } from '../payment/payment';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
 
+/** What a merchant asked for in a capture, void or refund request body. */
+export interface OperationRequest {
+  /** Absent: the whole amount available. */
+  readonly amount?: number;
+  readonly reason?: string;
+  readonly metadata?: Record<string, unknown>;
+}
+
 /**
  * A money operation as the acquirer is asked for it. Its id is the acquirer's idempotency key, so asking again
  * under the same id never executes it twice.
@@ -19,6 +27,14 @@ export interface OperationIntent {
    * on intents saved before 25 Nov 2026 (judged as of now).
    */
   readonly requestedAt?: string;
+  /** The first request's body, which the settlement worker repeats (absent on intents saved before 26 Nov 2026). */
+  readonly request?: OperationRequest;
+  /** Idempotency-Keys of the requests that asked for it, bound to the operation once it is recorded. */
+  readonly idempotencyKeys?: readonly string[];
+  /** Settlement attempts by the worker so far. */
+  readonly settleTries?: number;
+  /** When the settlement worker may take it up (ISO 8601); absent: at once. */
+  readonly settleAfter?: string;
 }
 
 /**
@@ -30,6 +46,19 @@ export interface PendingOperation {
   readonly active: boolean;
 }
 
+/** A pending operation the settlement worker may take up. */
+export interface UnsettledOperation {
+  readonly scope: TenantScope;
+  readonly paymentId: string;
+  readonly intent: OperationIntent;
+}
+
+/** When the settlement worker tries a pending operation next. */
+export interface SettlementSchedule {
+  readonly settleAfter: Date;
+  readonly settleTries: number;
+}
+
 /** Persistence of the payment aggregate. Every read is scoped by organization and environment. */
 export interface PaymentRepository {
   insert(tx: Transaction, payment: Payment): Promise<void>;
@@ -37,18 +66,30 @@ export interface PaymentRepository {
   /** `forUpdate` locks the row until commit (outcomes and operations re-check the state under the lock). */
   find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   /**
-   * Marks a money operation (capture, void, refund) as in flight until `until`, so two concurrent requests never
-   * both reach the acquirer, and keeps what it is (`intent`) until its outcome is known. False when another
-   * operation holds an unexpired claim.
+   * Marks a money operation (capture, void, refund) as in flight until `until` under `claimId` (one per claimant), so
+   * two concurrent requests never both reach the acquirer, and keeps what it is (`intent`) until its outcome is
+   * known. False when another claim has not expired by `now`. Times are the application clock's.
    */
-  claimOperation(tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent, until: Date): Promise<boolean>;
-  /** `find`, with the payment's pending money operation, if any, read from the same row in the same statement. */
-  findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<{ payment: Payment; pending: PendingOperation | null } | null>;
+  claimOperation(tx: Transaction, scope: TenantScope, id: string, claim: { claimId: string; intent: OperationIntent; until: Date; now: Date }): Promise<boolean>;
   /**
-   * Ends the claim. `settled`: the operation's outcome is known (recorded, refused, or nothing reached the
-   * acquirer), so its intent goes too; otherwise the intent stays for a repetition to resume under the same id.
+   * `find`, with the payment's pending money operation, if any, read from the same row in the same statement;
+   * `now` (the application clock) says whether its claim is still active.
    */
-  releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean): Promise<void>;
+  findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean; now: Date }): Promise<{ payment: Payment; pending: PendingOperation | null } | null>;
+  /**
+   * The operation's outcome is known (recorded, or refused by the acquirer, or never sent): claim and intent go.
+   * Named by its operation id once recorded (whoever holds the claim), by the claim when the claimant's call failed.
+   */
+  settleOperation(tx: Transaction, scope: TenantScope, id: string, which: { operationId: string } | { claimId: string }): Promise<void>;
+  /**
+   * Ends the claim `claimId` of an operation whose outcome is still unknown: its intent stays, for a repetition or
+   * the settlement worker (not before `schedule.settleAfter`) to resume under the same id.
+   */
+  releaseOperation(tx: Transaction, scope: TenantScope, id: string, claimId: string, schedule: SettlementSchedule): Promise<void>;
+  /** Reschedules a pending operation that is not claimed (the worker could not take it up). */
+  postponeSettlement(tx: Transaction, scope: TenantScope, id: string, operationId: string, schedule: SettlementSchedule): Promise<void>;
+  /** Pending operations, of any tenant, that no claim holds at `now` and whose settleAfter has come. */
+  findUnsettledOperations(tx: Transaction, now: Date, limit: number): Promise<UnsettledOperation[]>;
   /**
    * The payment that made an attempt (attempt ids are globally unique), whatever its tenant: asynchronous
    * connector reports name the attempt (their idempotency key), not the tenant.

@@ -13,6 +13,11 @@ export class DomainError extends Error {
   }
 }
 
+/** A refusal that holds only for now (another operation is in flight): the same request may succeed in a moment. */
+export function isTransientRefusal(error: unknown): boolean {
+  return error instanceof DomainError && error.meta.transient === true;
+}
+
 /** A record that does not exist in the caller's organization and environment (never "exists elsewhere"). */
 export class NotFoundError extends DomainError {
   constructor(resource: string, id?: string) {

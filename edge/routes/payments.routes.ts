@@ -46,6 +46,15 @@ export interface PaymentRouteDeps {
 const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
 
 /** Refuses card numbers and security codes anywhere the schema lets them reach (spec, Authentication 8). */
+/**
+ * The request's Idempotency-Key, for a money operation to bind to itself: repeating the key after the operation
+ * was settled without it (its first answer was lost) answers the payment instead of executing again.
+ */
+function idempotencyKeyOf(request: { headers: Readonly<Record<string, string | string[] | undefined>> }): { idempotencyKey?: string } {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key !== '' ? { idempotencyKey: key } : {};
+}
+
 export function refuseSensitiveCardData(body: Record<string, unknown>, location = 'body'): void {
   const check = (object: unknown, path: string) => {
     if (!object || typeof object !== 'object') return;
@@ -197,14 +206,24 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/payments/:id/capture', operationId: 'capturePayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Capture all or part of a manual-capture authorization', successStatus: 201, idempotent: true, body: captureBody,
       handler: async (request) => ({
-        body: await deps.capture.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, amount: (request.body as { amount?: number } | undefined)?.amount }),
+        body: await deps.capture.execute({
+          scope: scopeOf(request.principal),
+          paymentId: request.params.id!,
+          amount: (request.body as { amount?: number } | undefined)?.amount,
+          ...idempotencyKeyOf(request),
+        }),
       }),
     }),
     defineRoute({
       method: 'post', path: '/v1/payments/:id/void', operationId: 'voidPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Void an authorized, uncaptured card payment', successStatus: 201, idempotent: true, body: voidBody,
       handler: async (request) => ({
-        body: await deps.void.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, reason: (request.body as { reason?: string } | undefined)?.reason }),
+        body: await deps.void.execute({
+          scope: scopeOf(request.principal),
+          paymentId: request.params.id!,
+          reason: (request.body as { reason?: string } | undefined)?.reason,
+          ...idempotencyKeyOf(request),
+        }),
       }),
     }),
     defineRoute({
@@ -212,7 +231,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       summary: 'Refund all or part of the captured amount (several partial refunds allowed)', successStatus: 201, idempotent: true, body: refundBody,
       handler: async (request) => {
         const body = (request.body ?? {}) as { amount?: number; reason?: string; metadata?: Record<string, unknown> };
-        return { body: await deps.refund.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, ...body }) };
+        return { body: await deps.refund.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, ...body, ...idempotencyKeyOf(request) }) };
       },
     }),
 

@@ -304,8 +304,14 @@ export const paymentViewResponse: JsonSchema = {
     timeline: { type: 'array', items: { type: 'object', properties: { id: str, type: str, createdAt: dateTime, previousAttributes: nullable({ type: 'object' }) } } },
     pendingOperation: nullable({
       type: 'object',
-      description: 'A capture, void or refund in flight, or one whose acquirer call got no answer (inFlight false): repeat that same request to settle it.',
-      properties: { kind: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: nullable(int), inFlight: { type: 'boolean' } },
+      description:
+        'A capture, void or refund in flight, or one whose acquirer call got no answer (inFlight false): repeat that same request, with the same Idempotency-Key, to settle it; the service also repeats it on its own from automaticRetryAt.',
+      properties: {
+        kind: { type: 'string', enum: ['capture', 'void', 'refund'] },
+        amount: nullable(int),
+        inFlight: { type: 'boolean' },
+        automaticRetryAt: nullable({ ...dateTime, description: 'When the service next repeats it on its own (null while in flight).' }),
+      },
     }),
     allowedActions: { type: 'array', items: { type: 'string', enum: ['capture', 'void', 'refund', 'confirm'] } },
   },

@@ -16,6 +16,7 @@ import { PaymentSummary } from '../../application/payments/payment-summary';
 import { RefundPayment } from '../../application/payments/refund-payment';
 import { ReconcileUnknownAttempts } from '../../application/payments/reconcile-unknown-attempts';
 import { RecoverStuckPayments } from '../../application/payments/recover-stuck-payments';
+import { SettlePendingOperations } from '../../application/payments/settle-pending-operations';
 import { ResolveFraudDecision } from '../../application/payments/resolve-fraud-decision';
 import { VoidPayment } from '../../application/payments/void-payment';
 import { declineTableCoverage } from '../../domain/payment/decline/classify-decline';
@@ -47,7 +48,7 @@ export interface PaymentsModuleOptions {
    * the connector deadline + 1 s (a live request must never lose its payment).
    */
   readonly recoveryGraceMs?: number;
-  /** How often the recovery worker looks for stuck payments and due reconciliations (default 5 s). */
+  /** How often the recovery worker looks for stuck payments, due reconciliations and pending operations (default 5 s). */
   readonly recoveryScanIntervalMs?: number;
 }
 
@@ -84,14 +85,22 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     );
     const recoverStuck = new RecoverStuckPayments(deps, deps.recovery!);
     const reconcile = new ReconcileUnknownAttempts(deps, deps.recovery!);
+    const settle = new SettlePendingOperations(deps);
     core.services.provide('paymentRecovery', recoverStuck);
     core.services.provide('attemptReconciliation', reconcile);
+    core.services.provide('operationSettlement', settle);
     const recoveryWorker = periodicWorker(
       'payment-recovery',
       options.recoveryScanIntervalMs ?? 5_000,
-      // Reconciliation runs even when the recovery scan failed.
-      () => recoverStuck.run().catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed')).then(() => reconcile.run()),
-      (error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'),
+      // Each scan runs even when the one before it failed.
+      () =>
+        recoverStuck
+          .run()
+          .catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed'))
+          .then(() => reconcile.run())
+          .catch((error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'))
+          .then(() => settle.run()),
+      (error) => core.logger.error({ err: error }, 'pending operation settlement scan failed'),
     );
     const notificationsPort = options.coreNotificationsPort ?? core.config.coreNotificationsPort ?? undefined;
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);

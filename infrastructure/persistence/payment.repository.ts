@@ -1,5 +1,5 @@
 import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
-import type { OperationIntent, PaymentRepository, PendingOperation } from '../../domain/ports/payment-repositories';
+import type { OperationIntent, PaymentRepository, PendingOperation, SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
@@ -78,34 +78,74 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
   }
 
-  async claimOperation(tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent, until: Date): Promise<boolean> {
+  async claimOperation(tx: Transaction, scope: TenantScope, id: string, claim: { claimId: string; intent: OperationIntent; until: Date; now: Date }): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
       `update payments set operation_claim_id = ?, operation_claim_until = ?, operation_intent = ?::jsonb
         where id = ? and ${sameTenant()}
-          and (operation_claim_id is null or operation_claim_until < now())
+          and (operation_claim_id is null or operation_claim_until < ?)
         returning id`,
-      [intent.operationId, until, JSON.stringify(intent), id, scope.organizationId, scope.environment],
+      [claim.claimId, claim.until, JSON.stringify(claim.intent), id, scope.organizationId, scope.environment, claim.now],
     );
     return rows.length === 1;
   }
 
-  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<{ payment: Payment; pending: PendingOperation | null } | null> {
+  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean; now: Date }): Promise<{ payment: Payment; pending: PendingOperation | null } | null> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown; intent: OperationIntent | string | null; active: boolean | null }>>(
-      `select doc, operation_intent as intent, operation_claim_until >= now() as active
+      `select doc, operation_intent as intent, operation_claim_until >= ? as active
          from payments where id = ? and ${sameTenant()}${options.forUpdate ? ' for update' : ''}`,
-      [id, scope.organizationId, scope.environment],
+      [options.now, id, scope.organizationId, scope.environment],
     );
     const row = rows[0];
     if (!row) return null;
-    const intent = typeof row.intent === 'string' ? (JSON.parse(row.intent) as OperationIntent) : row.intent;
+    const intent = parseIntent(row.intent);
     return { payment: Payment.fromPrimitives(paymentFromDoc(row.doc)), pending: intent ? { intent, active: row.active === true } : null };
   }
 
-  async releaseOperation(tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean): Promise<void> {
+  async settleOperation(tx: Transaction, scope: TenantScope, id: string, which: { operationId: string } | { claimId: string }): Promise<void> {
+    const [condition, value] = 'operationId' in which ? [`operation_intent->>'operationId' = ?`, which.operationId] : ['operation_claim_id = ?', which.claimId];
     await entityManager(tx).execute(
-      `update payments set operation_claim_id = null, operation_claim_until = null${settled ? ', operation_intent = null' : ''}
-        where id = ? and ${sameTenant()} and operation_claim_id = ?`,
-      [id, scope.organizationId, scope.environment, operationId],
+      `update payments set operation_claim_id = null, operation_claim_until = null, operation_intent = null
+        where id = ? and ${sameTenant()} and ${condition}`,
+      [id, scope.organizationId, scope.environment, value],
     );
   }
+
+  async releaseOperation(tx: Transaction, scope: TenantScope, id: string, claimId: string, schedule: SettlementSchedule): Promise<void> {
+    await entityManager(tx).execute(
+      `update payments set operation_claim_id = null, operation_claim_until = null,
+              operation_intent = operation_intent || jsonb_build_object('settleAfter', ?::text, 'settleTries', ?::int)
+        where id = ? and ${sameTenant()} and operation_claim_id = ?`,
+      [schedule.settleAfter.toISOString(), schedule.settleTries, id, scope.organizationId, scope.environment, claimId],
+    );
+  }
+
+  async postponeSettlement(tx: Transaction, scope: TenantScope, id: string, operationId: string, schedule: SettlementSchedule): Promise<void> {
+    await entityManager(tx).execute(
+      `update payments set operation_intent = operation_intent || jsonb_build_object('settleAfter', ?::text, 'settleTries', ?::int)
+        where id = ? and ${sameTenant()} and operation_intent->>'operationId' = ?`,
+      [schedule.settleAfter.toISOString(), schedule.settleTries, id, scope.organizationId, scope.environment, operationId],
+    );
+  }
+
+  async findUnsettledOperations(tx: Transaction, now: Date, limit: number): Promise<UnsettledOperation[]> {
+    // settleAfter is always written as ISO 8601 UTC, so its text order is its time order (payments_pending_operation).
+    const rows = await entityManager(tx).execute<Array<{ id: string; organization_id: string; environment: string; intent: OperationIntent | string }>>(
+      `select id, organization_id, environment, operation_intent as intent from payments
+        where operation_intent is not null
+          and coalesce(operation_intent->>'settleAfter', '') <= ?
+          and (operation_claim_id is null or operation_claim_until < ?)
+        order by coalesce(operation_intent->>'settleAfter', '')
+        limit ?`,
+      [now.toISOString(), now, limit],
+    );
+    return rows.map((row) => ({
+      scope: { organizationId: row.organization_id, environment: row.environment as TenantScope['environment'] },
+      paymentId: row.id,
+      intent: parseIntent(row.intent)!,
+    }));
+  }
+}
+
+function parseIntent(value: OperationIntent | string | null): OperationIntent | null {
+  return typeof value === 'string' ? (JSON.parse(value) as OperationIntent) : value;
 }

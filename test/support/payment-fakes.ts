@@ -10,7 +10,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
-import type { CustomerRepository, OperationIntent, PaymentQueries, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { CustomerRepository, OperationIntent, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -89,24 +89,47 @@ export class InMemoryPayments implements PaymentRepository {
       .slice(0, limit)
       .map((p) => Payment.fromPrimitives(p));
   }
-  /** Pending money operations by payment; `active` is set by a claim and cleared by its release. */
-  readonly operations = new Map<string, { intent: OperationIntent; active: boolean }>();
-  async claimOperation(_tx: Transaction, scope: TenantScope, id: string, intent: OperationIntent) {
-    if (this.operations.get(key(scope, id))?.active) return false;
-    this.operations.set(key(scope, id), { intent, active: true });
+  /** Pending money operations by payment, with the claim holding each (if any) and until when. */
+  readonly operations = new Map<string, { intent: OperationIntent; claimId: string | null; until: number }>();
+  async claimOperation(_tx: Transaction, scope: TenantScope, id: string, claim: { claimId: string; intent: OperationIntent; until: Date; now: Date }) {
+    const held = this.operations.get(key(scope, id));
+    if (held?.claimId && held.until >= claim.now.getTime()) return false;
+    this.operations.set(key(scope, id), { intent: claim.intent, claimId: claim.claimId, until: claim.until.getTime() });
     return true;
   }
-  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string) {
+  async findWithPendingOperation(tx: Transaction, scope: TenantScope, id: string, options: { now: Date }) {
     const payment = await this.find(tx, scope, id);
     const pending = this.operations.get(key(scope, id));
-    return payment ? { payment, pending: pending ? { ...pending } : null } : null;
+    const active = !!pending?.claimId && pending.until >= options.now.getTime();
+    return payment ? { payment, pending: pending ? { intent: pending.intent, active } : null } : null;
   }
-  async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, operationId: string, settled: boolean) {
+  async settleOperation(_tx: Transaction, scope: TenantScope, id: string, which: { operationId: string } | { claimId: string }) {
     const pending = this.operations.get(key(scope, id));
-    if (pending?.intent.operationId !== operationId) return;
-    if (settled) this.operations.delete(key(scope, id));
-    else pending.active = false;
+    const matches = 'operationId' in which ? pending?.intent.operationId === which.operationId : pending?.claimId === which.claimId;
+    if (matches) this.operations.delete(key(scope, id));
   }
+  async releaseOperation(_tx: Transaction, scope: TenantScope, id: string, claimId: string, schedule: SettlementSchedule) {
+    const pending = this.operations.get(key(scope, id));
+    if (pending?.claimId !== claimId) return;
+    this.operations.set(key(scope, id), { intent: withSchedule(pending.intent, schedule), claimId: null, until: 0 });
+  }
+  async postponeSettlement(_tx: Transaction, scope: TenantScope, id: string, operationId: string, schedule: SettlementSchedule) {
+    const pending = this.operations.get(key(scope, id));
+    if (pending?.intent.operationId === operationId) pending.intent = withSchedule(pending.intent, schedule);
+  }
+  async findUnsettledOperations(_tx: Transaction, now: Date, limit: number) {
+    return [...this.operations.entries()]
+      .filter(([, p]) => (!p.claimId || p.until < now.getTime()) && (p.intent.settleAfter ?? '') <= now.toISOString())
+      .slice(0, limit)
+      .map(([k, p]) => {
+        const row = this.rows.get(k)!;
+        return { scope: { organizationId: row.organizationId, environment: row.environment }, paymentId: row.id, intent: p.intent };
+      });
+  }
+}
+
+function withSchedule(intent: OperationIntent, schedule: SettlementSchedule): OperationIntent {
+  return { ...intent, settleAfter: schedule.settleAfter.toISOString(), settleTries: schedule.settleTries };
 }
 
 export class InMemoryCustomers implements CustomerRepository {

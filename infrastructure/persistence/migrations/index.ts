@@ -17,6 +17,7 @@ import { Migration20261125000100DropRedundantDeliveryIndex } from './Migration20
 import { Migration20261125000200RoutingLeaseCheck } from './Migration20261125000200RoutingLeaseCheck';
 import { Migration20261125000300LeanerDeliveryWrites } from './Migration20261125000300LeanerDeliveryWrites';
 import { Migration20261125000400OperationIntents } from './Migration20261125000400OperationIntents';
+import { Migration20261126000100PendingOperationSettlement } from './Migration20261126000100PendingOperationSettlement';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -33,4 +34,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000200RoutingLeaseCheck', class: Migration20261125000200RoutingLeaseCheck },
   { name: 'Migration20261125000300LeanerDeliveryWrites', class: Migration20261125000300LeanerDeliveryWrites },
   { name: 'Migration20261125000400OperationIntents', class: Migration20261125000400OperationIntents },
+  { name: 'Migration20261126000100PendingOperationSettlement', class: Migration20261126000100PendingOperationSettlement },
 ];

@@ -85,7 +85,12 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
 
     clock.advance(2 * MINUTE);
     const waiting = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
-    expect(waiting.pendingOperation).to.deep.equal({ kind: 'capture', amount: 5_000, inFlight: false });
+    expect(waiting.pendingOperation).to.deep.equal({
+      kind: 'capture',
+      amount: 5_000,
+      inFlight: false,
+      automaticRetryAt: new Date(Date.parse(visa.body.authorizationExpiresAt) - MINUTE + 30_000).toISOString(),
+    });
     expect(waiting.allowedActions).to.deep.equal(['capture']);
     const other = await merchant.sandbox.post(`/v1/payments/${id}/capture`, {});
     expect(other.status).to.equal(409);

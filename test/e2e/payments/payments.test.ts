@@ -481,13 +481,17 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const r = await merchant.sandbox.post('/v1/payments', { amount: 10_000, card: card() });
       const id = r.body.id as string;
       injector.loseNextAnswer('refund');
+      const lostAt = Date.now();
       const lost = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 3_000 }, { 'Idempotency-Key': `refund-${id}` });
       expect(lost.status).to.equal(503);
       expect(lost.body.error.code).to.equal('connector_unavailable');
       expect(lost.body.error.message).to.match(/repeat the same request/);
       const waiting = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
       expect(waiting.refundedAmount).to.equal(0);
-      expect(waiting.pendingOperation).to.deep.equal({ kind: 'refund', amount: 3_000, inFlight: false });
+      const { automaticRetryAt, ...pendingOperation } = waiting.pendingOperation;
+      expect(pendingOperation).to.deep.equal({ kind: 'refund', amount: 3_000, inFlight: false });
+      // The settlement worker would repeat it on its own 30 s after the answer was lost.
+      expect(Date.parse(automaticRetryAt)).to.be.within(lostAt + 30_000, Date.now() + 30_000);
       expect(waiting.allowedActions).to.deep.equal(['refund']);
       const other = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 5_000 });
       expect(other.status).to.equal(409);

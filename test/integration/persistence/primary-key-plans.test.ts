@@ -45,16 +45,21 @@ describe('statements by payment id use the primary key, statistics or not (Postg
 
   it('finds, updates, claims, reads the pending operation of and releases one payment reading only its row', async () => {
     const intent = { operationId: 'op_1', kind: 'capture' as const, amount: 100 };
+    const now = new Date();
+    const schedule = { settleAfter: new Date(now.getTime() + 30_000), settleTries: 1 };
     const read = await transactor.run(async (tx) => {
       const payment = await payments.find(tx, scope, 'pay_plans', { forUpdate: true });
       expect(payment?.id).to.equal('pay_plans');
       await payments.update(tx, payment!);
-      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans'))?.pending).to.equal(null);
-      expect(await payments.claimOperation(tx, scope, 'pay_plans', intent, new Date(Date.now() + 60_000))).to.equal(true);
-      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans', { forUpdate: true }))?.pending).to.deep.equal({ intent, active: true });
-      await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', false);
-      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans'))?.pending).to.deep.equal({ intent, active: false });
-      await payments.releaseOperation(tx, scope, 'pay_plans', 'op_1', true);
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans', { now }))?.pending).to.equal(null);
+      expect(await payments.claimOperation(tx, scope, 'pay_plans', { claimId: 'clm_1', intent, until: new Date(now.getTime() + 60_000), now })).to.equal(true);
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans', { forUpdate: true, now }))?.pending).to.deep.equal({ intent, active: true });
+      await payments.releaseOperation(tx, scope, 'pay_plans', 'clm_1', schedule);
+      expect((await payments.findWithPendingOperation(tx, scope, 'pay_plans', { now }))?.pending).to.deep.equal({
+        intent: { ...intent, settleAfter: schedule.settleAfter.toISOString(), settleTries: 1 },
+        active: false,
+      });
+      await payments.settleOperation(tx, scope, 'pay_plans', { operationId: 'op_1' });
       return rowsRead(tx);
     });
     // Eight statements, one row each (an update may visit the row's previous version too); the tenant has 3,001.
@@ -67,6 +72,6 @@ describe('statements by payment id use the primary key, statistics or not (Postg
     const other = { organizationId: 'org_other', environment: 'sandbox' as const };
     expect(await transactor.read((tx) => payments.find(tx, other, 'pay_plans'))).to.equal(null);
     expect(await transactor.read((tx) => payments.find(tx, { ...scope, environment: 'live' }, 'pay_plans'))).to.equal(null);
-    expect(await transactor.run((tx) => payments.claimOperation(tx, other, 'pay_plans', { operationId: 'op_2', kind: 'void', amount: null }, new Date(Date.now() + 60_000)))).to.equal(false);
+    expect(await transactor.run((tx) => payments.claimOperation(tx, other, 'pay_plans', { claimId: 'clm_2', intent: { operationId: 'op_2', kind: 'void', amount: null }, until: new Date(Date.now() + 60_000), now: new Date() }))).to.equal(false);
   });
 });

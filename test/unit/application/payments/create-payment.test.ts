@@ -149,7 +149,7 @@ describe('capture, void and refund pipeline', () => {
 
   it('a concurrent operation in flight is refused with invalid_state', async () => {
     const { deps, payments, id } = await authorized();
-    payments.operations.set(`org_1/sandbox/${id}`, { intent: { operationId: 'op_other', kind: 'capture', amount: 1 }, active: true });
+    payments.operations.set(`org_1/sandbox/${id}`, { intent: { operationId: 'op_other', kind: 'capture', amount: 1 }, claimId: 'clm_other', until: Number.MAX_SAFE_INTEGER });
     await new VoidPayment(deps).execute({ scope: sandbox, paymentId: id }).then(
       () => expect.fail('should refuse'),
       (e: DomainError) => expect([e.code, e.meta.reason]).to.deep.equal(['invalid_state', 'operation_in_progress']),
@@ -174,7 +174,7 @@ describe('capture, void and refund pipeline', () => {
       () => expect.fail('should report the unknown outcome'),
       (e: DomainError) => expect([e.code, e.meta.outcomeUnknown]).to.deep.equal(['connector_unavailable', true]),
     );
-    expect(payments.operations.get(`org_1/sandbox/${id}`)).to.deep.include({ active: false });
+    expect(payments.operations.get(`org_1/sandbox/${id}`)).to.deep.include({ claimId: null });
     // Another operation waits for it (a refund of another amount could be a second refund of the same money).
     for (const other of [() => new RefundPayment(deps).execute({ scope: sandbox, paymentId: id, amount: 3_000 }), () => new RefundPayment(deps).execute({ scope: sandbox, paymentId: id })]) {
       await other().then(

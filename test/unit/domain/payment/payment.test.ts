@@ -259,6 +259,17 @@ describe('Payment aggregate', () => {
       expect(p.toPrimitives().operations.filter((o) => o.type === 'refund')).to.have.length(3);
     });
 
+    it('an operation keeps the Idempotency-Keys that asked for it: found by type and key, and by id', () => {
+      const p = capturedPayment();
+      p.refund({ operationId: 'r1', amount: 3_000, now: later(1), idempotencyKeys: ['k-first', 'k-again'] });
+      p.refund({ operationId: 'r2', amount: 1_000, now: later(2) });
+      expect(p.operationRequestedWith('refund', 'k-again')?.id).to.equal('r1');
+      expect(p.operationRequestedWith('refund', 'k-other')).to.equal(null);
+      expect(p.operationRequestedWith('capture', 'k-first'), 'keys are per operation type, as per route').to.equal(null);
+      expect(p.operation('r2')?.amount).to.equal(1_000);
+      expect(p.operation('r3')).to.equal(null);
+    });
+
     it('one full refund emits payment.refunded', () => {
       const p = capturedPayment();
       p.refund({ operationId: 'r', now: T0 });

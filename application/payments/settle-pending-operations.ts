@@ -1,0 +1,50 @@
+import type { SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
+import { DomainError } from '../../domain/shared/domain-error';
+import type { PaymentDeps } from './payment-deps';
+import { settleMoneyOperation } from './money-operation';
+import { planForIntent } from './money-operation-plans';
+
+/** Wait before the worker's next try of an operation it could not settle: 1 min, 2 min, 4 min ... capped at 1 hour. */
+export function settlementBackoffMs(tries: number): number {
+  return Math.min(30_000 * 2 ** Math.max(1, tries), 3_600_000);
+}
+
+/**
+ * Settles capture, void and refund requests whose acquirer call ended without an answer, when the merchant does
+ * not repeat them first (`FIRST_SETTLEMENT_DELAY_MS` after the answer was lost): repeats each as it was requested,
+ * under its first operation id, so the acquirer answers the first execution or executes it once now. The outcome is
+ * recorded as the request would have recorded it (the payment's state, the operation, its event), with the
+ * requests' Idempotency-Keys bound to it, so a merchant repeating one later gets the payment instead of a second
+ * operation. An acquirer refusal ends the operation without a record (nothing was executed). No answer: tried again
+ * with backoff, for as long as it takes: an operation that may have been executed never lapses.
+ *
+ * Each operation is taken with the same claim as a request, so a merchant's repetition and the worker never both
+ * reach the acquirer; a worker that dies lets the claim expire.
+ */
+export class SettlePendingOperations {
+  constructor(private readonly deps: PaymentDeps) {}
+
+  /** Settles up to `batch` due operations; returns how many were settled (recorded or refused by the acquirer). */
+  async run(batch = 20): Promise<number> {
+    const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnsettledOperations(tx, this.deps.clock.now(), batch));
+    let settled = 0;
+    for (const operation of due) if (await this.settle(operation)) settled += 1;
+    return settled;
+  }
+
+  private async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {
+    const settleTries = (intent.settleTries ?? 0) + 1;
+    const schedule: SettlementSchedule = { settleTries, settleAfter: new Date(this.deps.clock.now().getTime() + settlementBackoffMs(settleTries)) };
+    try {
+      const settled = await settleMoneyOperation(this.deps, scope, paymentId, planForIntent(intent), { operationId: intent.operationId, schedule });
+      return settled !== null;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'operation_declined') return true; // nothing was executed
+      // The pipeline already rescheduled a call that got no answer; a refusal before any call (a rule, an account
+      // that is gone) or a failure of the database is rescheduled here, so the worker does not spin on it.
+      await this.deps.transactor.run((tx) => this.deps.payments.postponeSettlement(tx, scope, paymentId, intent.operationId, schedule));
+      if (!(error instanceof DomainError)) throw error;
+      return false;
+    }
+  }
+}
