@@ -74,7 +74,10 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
   app.use(async (ctx, next) => {
     const state = ctx.state as EdgeState;
     state.requestId = deps.newRequestId();
-    state.log = deps.logger.child({ requestId: state.requestId });
+    // The request's child logger is made on first use: a pino child runs the redaction paths over its bindings,
+    // about 8 KB of garbage per request, and most requests log nothing below the production level.
+    let log: Logger | undefined;
+    Object.defineProperty(state, 'log', { get: () => (log ??= deps.logger.child({ requestId: state.requestId })), enumerable: true });
     ctx.set('Request-Id', state.requestId);
     const started = process.hrtime.bigint();
     try {
@@ -86,8 +89,10 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
       ctx.body = body;
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (deps.logger.isLevelEnabled('info')) {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      }
     }
   });
 
@@ -118,7 +123,9 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         requestId: state.requestId,
         ip: ctx.ip,
         headers: ctx.headers,
-        log: state.log,
+        get log() {
+          return state.log;
+        },
         koa: ctx,
       };
 
