@@ -73,10 +73,62 @@ function approved(amount: number): OperationResponse {
   return { outcome: Outcome.APPROVED, rawCode: SANDBOX_OPERATION_CODES.ok, message: 'Approved', amount, operationId: sandboxId('op') };
 }
 
+/** How many authorizations, charges and idempotent answers the sandbox remembers by default, each. */
+export const SANDBOX_LEDGER_CAPACITY = 50_000;
+
+/**
+ * Keeps at most `capacity` entries, forgetting the oldest first: the sandbox's memory is test data, and a sandbox
+ * that runs for days (embedded in `make run`, or as an adapter process) must not grow without end.
+ */
+class BoundedMap<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly onForget: (key: K, value: V) => void = () => undefined,
+  ) {}
+
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.capacity) {
+      const [oldest, forgotten] = this.entries.entries().next().value as [K, V];
+      this.entries.delete(oldest);
+      this.onForget(oldest, forgotten);
+    }
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+}
+
+const byKey = (merchantId: string, idempotencyKey: string) => `${merchantId}\u0000${idempotencyKey}`;
+
 export class SandboxLedger {
-  private readonly cards = new Map<string, CardRecord>();
-  private readonly charges = new Map<string, ChargeRecord>();
-  private readonly answers = new Map<string, Promise<unknown>>();
+  private readonly cardIds: BoundedMap<string, string>;
+  private readonly chargeIds: BoundedMap<string, string>;
+  private readonly cards: BoundedMap<string, CardRecord>;
+  private readonly charges: BoundedMap<string, ChargeRecord>;
+  private readonly answers: BoundedMap<string, Promise<unknown>>;
+
+  /**
+   * Remembers the latest `capacity` authorizations, the latest `capacity` Pix/boleto charges and the first answers
+   * to the latest `capacity` idempotency keys; older ones are forgotten (an operation on them answers
+   * `payment_not_found`).
+   */
+  constructor(options: { capacity?: number } = {}) {
+    const capacity = options.capacity ?? SANDBOX_LEDGER_CAPACITY;
+    this.cardIds = new BoundedMap(capacity);
+    this.chargeIds = new BoundedMap(capacity);
+    this.cards = new BoundedMap(capacity, (_id, record) => this.cardIds.delete(byKey(record.merchantId, record.idempotencyKey)));
+    this.charges = new BoundedMap(capacity, (_id, record) => this.chargeIds.delete(byKey(record.merchantId, record.idempotencyKey)));
+    this.answers = new BoundedMap(capacity);
+  }
 
   /** Returns the first answer for (rpc, merchant, key), computing and storing it on first use. */
   async once<T>(rpc: string, merchantId: string, idempotencyKey: string, compute: () => Promise<T> | T): Promise<T> {
@@ -94,6 +146,7 @@ export class SandboxLedger {
 
   addCard(record: CardRecord): void {
     this.cards.set(record.id, record);
+    this.cardIds.set(byKey(record.merchantId, record.idempotencyKey), record.id);
   }
 
   card(merchantId: string, id: string): CardRecord | undefined {
@@ -102,14 +155,13 @@ export class SandboxLedger {
   }
 
   cardByKey(merchantId: string, idempotencyKey: string): CardRecord | undefined {
-    for (const record of this.cards.values()) {
-      if (record.merchantId === merchantId && record.idempotencyKey === idempotencyKey) return record;
-    }
-    return undefined;
+    const id = this.cardIds.get(byKey(merchantId, idempotencyKey));
+    return id === undefined ? undefined : this.card(merchantId, id);
   }
 
   addCharge(record: ChargeRecord): void {
     this.charges.set(record.id, record);
+    this.chargeIds.set(byKey(record.merchantId, record.idempotencyKey), record.id);
   }
 
   charge(merchantId: string, id: string): ChargeRecord | undefined {
@@ -118,10 +170,8 @@ export class SandboxLedger {
   }
 
   chargeByKey(merchantId: string, idempotencyKey: string): ChargeRecord | undefined {
-    for (const record of this.charges.values()) {
-      if (record.merchantId === merchantId && record.idempotencyKey === idempotencyKey) return record;
-    }
-    return undefined;
+    const id = this.chargeIds.get(byKey(merchantId, idempotencyKey));
+    return id === undefined ? undefined : this.charge(merchantId, id);
   }
 
   /** amount 0 captures the whole authorization; a partial capture releases the rest. */
