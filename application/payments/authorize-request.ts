@@ -1,6 +1,7 @@
 import type { CardSummary, PaymentPrimitives } from '../../domain/payment/payment';
 import type { AcquirerItem } from '../../domain/ports/acquirer-gateway';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
+import type { DeepReadonly } from '../../domain/shared/deep-readonly';
 
 /** The card a payment charges, as routing sends it (vault token or network token, and the card summary). */
 export interface AuthorizeSource {
@@ -13,7 +14,7 @@ export interface AuthorizeSource {
  * Authorize as sent for this payment on any account, minus credentials and idempotency key. Built once, saved with
  * the payment's routing (payment_routings), so a recovery or a reconciliation re-sends exactly the same request.
  */
-export function authorizeRequest(p: PaymentPrimitives, source: AuthorizeSource, items?: readonly AcquirerItem[]): AuthorizeRequest {
+export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: AuthorizeSource, items?: readonly AcquirerItem[]): AuthorizeRequest {
   return {
     paymentId: p.id,
     source: source.isNetworkToken

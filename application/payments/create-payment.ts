@@ -136,7 +136,7 @@ export class CreatePayment {
 
     // Crash recovery: the first attempt's id is saved with the payment, before any connector call.
     const lease = decision.ok && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, decision.accounts[0]!.id) : null;
-    const request = authorizeRequest(payment.toPrimitives(), source, command.items);
+    const request = authorizeRequest(payment.view(), source, command.items);
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));

@@ -1,6 +1,7 @@
 import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
 import type { OperationIntent, PaymentRepository, PendingOperation, SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
+import type { DeepReadonly } from '../../domain/shared/deep-readonly';
 import type { TenantScope } from '../../domain/shared/environment';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
 import { sameTenant } from './tenant-guard';
@@ -16,7 +17,7 @@ const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMN_NAMES.map
 const UPDATE_SQL = `update payments set ${COLUMN_NAMES.slice(3).map((name) => `${name} = ${placeholder(name)}`).join(', ')}
   where id = ? and ${sameTenant()}`;
 
-function columnValues(p: PaymentPrimitives): unknown[] {
+function columnValues(p: DeepReadonly<PaymentPrimitives>): unknown[] {
   return [
     p.id, p.organizationId, p.environment, p.status, p.amount, p.currency, p.methodType, p.captureMethod, p.capturedAmount,
     p.refundedAmount, p.initiator, p.card?.brand?.toLowerCase() ?? null, p.card?.last4 ?? null, p.acquirer.nsu, p.acquirer.tid,
@@ -35,11 +36,11 @@ export function paymentFromDoc(doc: unknown): PaymentPrimitives {
  */
 export class SqlPaymentRepository implements PaymentRepository {
   async insert(tx: Transaction, payment: Payment): Promise<void> {
-    await deferWrite(tx, INSERT_SQL, columnValues(payment.toPrimitives()));
+    await deferWrite(tx, INSERT_SQL, columnValues(payment.view()));
   }
 
   async update(tx: Transaction, payment: Payment): Promise<void> {
-    const p = payment.toPrimitives();
+    const p = payment.view();
     const [, organizationId, environment, ...rest] = columnValues(p);
     await deferWrite(tx, UPDATE_SQL, [
       ...rest,

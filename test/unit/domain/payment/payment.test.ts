@@ -259,6 +259,15 @@ describe('Payment aggregate', () => {
       expect(p.toPrimitives().operations.filter((o) => o.type === 'refund')).to.have.length(3);
     });
 
+    it('view() is the state itself (what the repository writes), equal to a copy and following later changes', () => {
+      const p = capturedPayment();
+      const view = p.view();
+      expect(view).to.deep.equal(p.toPrimitives());
+      p.refund({ operationId: 'r1', amount: 3_000, now: later(1) });
+      expect(view.refundedAmount).to.equal(3_000);
+      expect(p.toPrimitives()).to.not.equal(p.toPrimitives());
+    });
+
     it('an operation keeps the Idempotency-Keys that asked for it: found by type and key, and by id', () => {
       const p = capturedPayment();
       p.refund({ operationId: 'r1', amount: 3_000, now: later(1), idempotencyKeys: ['k-first', 'k-again'] });
