@@ -28,6 +28,9 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
   revokedAt: row.revoked_at,
 });
 
+// Explicit, not `select *`: a column a migration adds must not change a prepared statement's result type.
+const API_KEY_COLUMNS = 'id, organization_id, environment, name, scopes, secret_hash, last4, created_at, revoked_at';
+
 export class SqlApiKeyRepository implements ApiKeyRepository {
   async insert(tx: Transaction, key: ApiKey): Promise<void> {
     await entityManager(tx).execute(
@@ -39,7 +42,7 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
 
   async findActiveByHash(tx: Transaction, secretHash: string): Promise<ApiKey | null> {
     const rows = await entityManager(tx).execute<ApiKeyRow[]>(
-      `select * from api_keys where secret_hash = ? and revoked_at is null`,
+      `select ${API_KEY_COLUMNS} from api_keys where secret_hash = ? and revoked_at is null`,
       [secretHash],
     );
     return rows[0] ? toApiKey(rows[0]) : null;
@@ -47,7 +50,7 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
 
   async listByOrganization(tx: Transaction, organizationId: string, environment?: Environment): Promise<ApiKey[]> {
     const rows = await entityManager(tx).execute<ApiKeyRow[]>(
-      `select * from api_keys where organization_id = ? and revoked_at is null ${environment ? 'and environment = ?' : ''}
+      `select ${API_KEY_COLUMNS} from api_keys where organization_id = ? and revoked_at is null ${environment ? 'and environment = ?' : ''}
         order by id desc`,
       environment ? [organizationId, environment] : [organizationId],
     );

@@ -203,7 +203,8 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
       Array<{ account_id: string; kind: 'verification' | 'call'; result: string; operation: string | null; message: string | null; latency_ms: number | null; occurred_at: Date | string }>
     >(
       `select account_id, kind, result, operation, message, latency_ms, occurred_at from (
-         select h.*, row_number() over (partition by account_id, kind order by id desc) as n
+         select h.id, h.account_id, h.kind, h.result, h.operation, h.message, h.latency_ms, h.occurred_at,
+                row_number() over (partition by account_id, kind order by id desc) as n
          from connector_account_health h where account_id in (select jsonb_array_elements_text(?::jsonb))
        ) ranked where (kind = 'verification' and n = 1) or (kind = 'call' and n <= ?)
        order by account_id, id desc`,

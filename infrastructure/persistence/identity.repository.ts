@@ -44,6 +44,14 @@ const maybeDate = (value: unknown): Date | null => (value === null || value === 
 const exec = <T = Row[]>(tx: Transaction, sql: string, params: unknown[] = []) => entityManager(tx).execute<T & Row[]>(sql, params);
 const lock = (forUpdate?: boolean) => (forUpdate ? ' for update' : '');
 
+// Explicit column lists, not `select *`: a column a migration adds must not change a prepared statement's result type.
+const USER_COLUMNS = 'id, name, email, phone, password_hash, totp_secret, totp_confirmed_at, totp_last_used_step, tokens_valid_after, created_at';
+const MEMBERSHIP_COLUMNS = 'user_id, organization_id, role, created_at';
+const COMPANY_COLUMNS = 'profile, trial_eligible, created_at';
+const CHALLENGE_COLUMNS = 'id, user_id, organization_id, token_hash, stage, purpose, pending_secret, failures, created_at, expires_at';
+const SESSION_COLUMNS = 'id, user_id, organization_id, current_token_hash, generation, created_at, expires_at, revoked_at, revoked_reason';
+const PASSWORD_RESET_COLUMNS = 'id, user_id, token_hash, created_at, expires_at, used_at';
+
 function toUser(row: Row, sealer: TotpSecretSealer): User {
   const secret = sealer.open((row.totp_secret as string | null) ?? null, row.id as string);
   return {
@@ -92,12 +100,12 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async findById(tx: Transaction, id: string, forUpdate?: boolean): Promise<User | null> {
-    const rows = await exec(tx, `select * from identity_users where id = ?${lock(forUpdate)}`, [id]);
+    const rows = await exec(tx, `select ${USER_COLUMNS} from identity_users where id = ?${lock(forUpdate)}`, [id]);
     return rows[0] ? toUser(rows[0], this.sealer) : null;
   }
 
   async findByEmail(tx: Transaction, email: string): Promise<User | null> {
-    const rows = await exec(tx, `select * from identity_users where email = ?`, [email]);
+    const rows = await exec(tx, `select ${USER_COLUMNS} from identity_users where email = ?`, [email]);
     return rows[0] ? toUser(rows[0], this.sealer) : null;
   }
 }
@@ -117,12 +125,12 @@ export class SqlMembershipRepository implements MembershipRepository {
   }
 
   async find(tx: Transaction, userId: string, organizationId: string): Promise<Membership | null> {
-    const rows = await exec(tx, `select * from identity_memberships where user_id = ? and organization_id = ?`, [userId, organizationId]);
+    const rows = await exec(tx, `select ${MEMBERSHIP_COLUMNS} from identity_memberships where user_id = ? and organization_id = ?`, [userId, organizationId]);
     return rows[0] ? toMembership(rows[0]) : null;
   }
 
   async listByUser(tx: Transaction, userId: string): Promise<Membership[]> {
-    const rows = await exec(tx, `select * from identity_memberships where user_id = ? order by created_at, organization_id`, [userId]);
+    const rows = await exec(tx, `select ${MEMBERSHIP_COLUMNS} from identity_memberships where user_id = ? order by created_at, organization_id`, [userId]);
     return rows.map(toMembership);
   }
 
@@ -148,7 +156,7 @@ export class SqlCompanyRepository implements CompanyRepository {
   }
 
   async findByOrganization(tx: Transaction, organizationId: string): Promise<CompanyProfile | null> {
-    const rows = await exec(tx, `select * from identity_organization_profiles where organization_id = ?`, [organizationId]);
+    const rows = await exec(tx, `select ${COMPANY_COLUMNS} from identity_organization_profiles where organization_id = ?`, [organizationId]);
     const row = rows[0];
     if (!row) return null;
     const profile = (typeof row.profile === 'string' ? JSON.parse(row.profile) : row.profile) as Omit<CompanyProfile, 'organizationId' | 'trialEligible' | 'createdAt'>;
@@ -208,7 +216,7 @@ export class SqlLoginChallengeRepository implements LoginChallengeRepository {
   }
 
   async findByTokenHash(tx: Transaction, tokenHash: string, forUpdate?: boolean): Promise<LoginChallenge | null> {
-    const rows = await exec(tx, `select * from identity_challenges where token_hash = ?${lock(forUpdate)}`, [tokenHash]);
+    const rows = await exec(tx, `select ${CHALLENGE_COLUMNS} from identity_challenges where token_hash = ?${lock(forUpdate)}`, [tokenHash]);
     return rows[0] ? toChallenge(rows[0], this.sealer) : null;
   }
 }
@@ -242,12 +250,12 @@ export class SqlSessionRepository implements SessionRepository {
   }
 
   async findById(tx: Transaction, id: string, forUpdate?: boolean): Promise<SessionFamily | null> {
-    const rows = await exec(tx, `select * from identity_sessions where id = ?${lock(forUpdate)}`, [id]);
+    const rows = await exec(tx, `select ${SESSION_COLUMNS} from identity_sessions where id = ?${lock(forUpdate)}`, [id]);
     return rows[0] ? toSession(rows[0]) : null;
   }
 
   async listActiveByUser(tx: Transaction, userId: string): Promise<SessionFamily[]> {
-    const rows = await exec(tx, `select * from identity_sessions where user_id = ? and revoked_at is null order by created_at for update`, [userId]);
+    const rows = await exec(tx, `select ${SESSION_COLUMNS} from identity_sessions where user_id = ? and revoked_at is null order by created_at for update`, [userId]);
     return rows.map(toSession);
   }
 }
@@ -292,7 +300,7 @@ export class SqlPasswordResetRepository implements PasswordResetRepository {
   }
 
   async findByTokenHash(tx: Transaction, tokenHash: string, forUpdate?: boolean): Promise<PasswordResetToken | null> {
-    const rows = await exec(tx, `select * from identity_password_resets where token_hash = ?${lock(forUpdate)}`, [tokenHash]);
+    const rows = await exec(tx, `select ${PASSWORD_RESET_COLUMNS} from identity_password_resets where token_hash = ?${lock(forUpdate)}`, [tokenHash]);
     return rows[0] ? toReset(rows[0]) : null;
   }
 

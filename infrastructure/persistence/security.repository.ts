@@ -49,6 +49,9 @@ export class SqlCardAttemptRepository implements CardAttemptRepository {
   }
 }
 
+// Explicit, not `select *`: a column a migration adds must not change a prepared statement's result type.
+const INCIDENT_COLUMNS = 'id, organization_id, environment, status, blocked, signal, email_status, audit, created_at, updated_at';
+
 function toIncident(row: Row): SecurityIncident {
   const signal = json(row.signal);
   const audit = (typeof row.audit === 'string' ? JSON.parse(row.audit) : row.audit) as Array<Record<string, unknown>>;
@@ -93,7 +96,7 @@ export class SqlSecurityIncidentRepository implements SecurityIncidentRepository
   }
 
   async findById(tx: Transaction, organizationId: string, environment: Environment, id: string, forUpdate?: boolean): Promise<SecurityIncident | null> {
-    const rows = await exec(tx, `select * from security_incidents where id = ? and organization_id = ? and environment = ?${forUpdate ? ' for update' : ''}`, [
+    const rows = await exec(tx, `select ${INCIDENT_COLUMNS} from security_incidents where id = ? and organization_id = ? and environment = ?${forUpdate ? ' for update' : ''}`, [
       id, organizationId, environment,
     ]);
     return rows[0] ? toIncident(rows[0]) : null;
@@ -111,7 +114,7 @@ export class SqlSecurityIncidentRepository implements SecurityIncidentRepository
       params.push(query.startingAfter);
     }
     params.push(query.limit);
-    const rows = await exec(tx, `select * from security_incidents where ${where.join(' and ')} order by id desc limit ?`, params);
+    const rows = await exec(tx, `select ${INCIDENT_COLUMNS} from security_incidents where ${where.join(' and ')} order by id desc limit ?`, params);
     return rows.map(toIncident);
   }
 
@@ -119,7 +122,7 @@ export class SqlSecurityIncidentRepository implements SecurityIncidentRepository
     if (valueHashes.length === 0) return [];
     const rows = await exec(
       tx,
-      `select * from security_incidents where organization_id = ? and environment = ? and blocked
+      `select ${INCIDENT_COLUMNS} from security_incidents where organization_id = ? and environment = ? and blocked
          and signal_hash in (${valueHashes.map(() => '?').join(', ')}) order by id`,
       [organizationId, environment, ...valueHashes],
     );

@@ -76,6 +76,9 @@ function typeCondition(column: string, filter: string | undefined, params: unkno
 
 const HOUR = 3600_000;
 
+// The delivery columns qualified for joins, not `d.*`: a column a migration adds must not change a prepared statement's result type.
+const JOINED_DELIVERY_COLUMNS = DELIVERY_COLUMNS.split(',').map((column) => `d.${column.trim()}`).join(', ');
+
 export class WebhookReadModel {
   constructor(private readonly orm: Orm) {}
 
@@ -232,7 +235,7 @@ export class WebhookReadModel {
   async delivery(scope: TenantScope, endpointId: string, id: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[]; url: string | null } | null> {
     const em = this.em();
     const rows = await em.execute<Array<DeliveryRow & { url: string | null }>>(
-      `select d.*, e.url from webhook_deliveries d left join webhook_endpoints e on e.id = d.endpoint_id
+      `select ${JOINED_DELIVERY_COLUMNS}, e.url from webhook_deliveries d left join webhook_endpoints e on e.id = d.endpoint_id
         where d.id = ? and d.endpoint_id = ? and d.organization_id = ? and d.environment = ?`,
       [id, endpointId, scope.organizationId, scope.environment],
     );
@@ -315,7 +318,7 @@ export class WebhookReadModel {
 
   async eventDeliveries(scope: TenantScope, eventId: string) {
     return this.em().execute<Array<DeliveryRow & { url: string; deleted_at: Date | null }>>(
-      `select d.*, e.url, e.deleted_at from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+      `select ${JOINED_DELIVERY_COLUMNS}, e.url, e.deleted_at from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
         where d.organization_id = ? and d.environment = ? and d.event_id = ? order by d.id`,
       [scope.organizationId, scope.environment, eventId],
     );
