@@ -174,6 +174,25 @@ describe('pending money operations: settled once, by the merchant or the settlem
     expect(await events(id)).to.deep.equal(['payment.captured', 'payment.partially_refunded']);
   });
 
+  it('an operation whose process stalls mid-call is taken up by the worker once its claim expires, and recorded once', async () => {
+    const id = await pay('manual');
+    const held = heldCall();
+    injector.injectNext('capture', held.fault);
+    const stalled = merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 2_500 }, { 'Idempotency-Key': `capture-${id}` });
+    await held.reached;
+    expect(await settle.run(), 'claimed by a live request').to.equal(0);
+    clock.advance(61 * SECOND);
+    expect(await settle.run()).to.equal(1);
+    expect(await view(id)).to.include({ status: 'captured', capturedAmount: 2_500, pendingOperation: null });
+    held.release();
+    expect((await stalled).status).to.equal(201);
+    const keys = keysOf('capture').slice(-2);
+    expect(keys[1], 'the worker resumed the same operation').to.equal(keys[0]);
+    const settled = await view(id);
+    expect(settled.operations.filter((o: { type: string }) => o.type === 'capture')).to.have.length(1);
+    expect(await events(id)).to.deep.equal(['payment.authorized', 'payment.captured']);
+  });
+
   it('an acquirer refusal of the repetition ends the operation with no record; the same key then runs as a new request', async () => {
     const id = await pay('manual');
     injector.injectNext('capture', 'unanswered');
