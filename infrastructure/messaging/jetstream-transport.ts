@@ -12,6 +12,7 @@ import {
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   type NatsConnection,
 } from 'nats';
 import type { StoredEvent } from '../../domain/ports/event-outbox';
@@ -99,6 +100,7 @@ export class JetStreamTransport implements EventTransport {
     const messages: ConsumerMessages = await consumer.consume({ max_messages: concurrency * 2 });
     const inFlight = new Set<Promise<void>>();
     const retryDelayMs = options.retryDelayMs ?? 1_000;
+    const acks = new AckBatch();
 
     const loop = (async () => {
       for await (const message of messages) {
@@ -108,7 +110,7 @@ export class JetStreamTransport implements EventTransport {
             if (!types || types.has(event.type)) {
               await handler(event, { redelivered: message.info.redelivered, deliveryCount: message.info.redeliveryCount });
             }
-            message.ack();
+            acks.add(message);
           } catch (error) {
             this.logger.warn({ err: error, consumer: options.durableName }, 'event handler failed; message will be redelivered');
             message.nak(retryDelayMs);
@@ -125,6 +127,7 @@ export class JetStreamTransport implements EventTransport {
         messages.stop();
         await loop.catch(() => undefined);
         await Promise.allSettled([...inFlight]);
+        acks.flush();
       },
     };
   }
@@ -149,5 +152,24 @@ export class JetStreamTransport implements EventTransport {
 
   async close(): Promise<void> {
     if (!this.connection.isClosed()) await this.connection.drain().catch(() => this.connection.close());
+  }
+}
+
+/**
+ * Acks of one turn of the event loop, sent together. nats.js writes what is queued on the next microtask, which each
+ * handler's continuation misses: one socket write per message, each waking the server (on loopback a write costs the
+ * sender the receiver's wake-up too). Sent at `setImmediate`, the acks of a batch of handled messages go in one
+ * write. A process that dies first leaves them unacked: the stream redelivers, and consumers deduplicate.
+ */
+class AckBatch {
+  private readonly pending: JsMsg[] = [];
+
+  add(message: JsMsg): void {
+    this.pending.push(message);
+    if (this.pending.length === 1) setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    for (const message of this.pending.splice(0)) message.ack();
   }
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { connect } from 'nats';
 import pg from 'pg';
 import type { StoredEvent } from '../../../domain/ports/event-outbox';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
@@ -231,6 +232,32 @@ describe('transactional outbox, relay and event transports', () => {
         await restarted.stop();
       } finally {
         await consumer.stop();
+        await transport.deleteStream();
+        await transport.close();
+      }
+    });
+
+    it('acks every handled message (acks sent in batches): nothing is pending or redelivered after the ack wait', async () => {
+      const { natsUrl } = await testServers();
+      const { stream, subjectPrefix } = uniqueStream();
+      const transport = await JetStreamTransport.connect({ url: natsUrl, stream, subjectPrefix, ackWaitMs: 500 }, logger);
+      const observer = await connect({ servers: natsUrl });
+      const deliveries = new Map<string, number>();
+      const consumer = await transport.consume({ durableName: 'ack-batch-test' }, async (event) => {
+        deliveries.set(event.id, (deliveries.get(event.id) ?? 0) + 1);
+      });
+      try {
+        const appended = await append('org_ack_batch', 20);
+        await Promise.all(appended.map((event, i) => transport.publish({ ...event, sequence: i + 1 })));
+        await eventually(() => deliveries.size === 20);
+        const jsm = await observer.jetstreamManager();
+        await eventually(async () => (await jsm.consumers.info(stream, 'ack-batch-test')).num_ack_pending === 0);
+        await new Promise((resolve) => setTimeout(resolve, 800)); // past the 500 ms ack wait
+        expect([...deliveries.values()].every((count) => count === 1), 'no redelivery').to.equal(true);
+        expect((await jsm.consumers.info(stream, 'ack-batch-test')).num_redelivered).to.equal(0);
+      } finally {
+        await consumer.stop();
+        await observer.close();
         await transport.deleteStream();
         await transport.close();
       }
