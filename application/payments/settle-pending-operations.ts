@@ -24,12 +24,16 @@ export function settlementBackoffMs(tries: number): number {
 export class SettlePendingOperations {
   constructor(private readonly deps: PaymentDeps) {}
 
-  /** Settles up to `batch` due operations; returns how many were settled (recorded or refused by the acquirer). */
+  /**
+   * Settles up to `batch` due operations, concurrently (each may wait for an acquirer's deadline; each holds its own
+   * claim); returns how many were settled (recorded or refused by the acquirer).
+   */
   async run(batch = 20): Promise<number> {
     const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnsettledOperations(tx, this.deps.clock.now(), batch));
-    let settled = 0;
-    for (const operation of due) if (await this.settle(operation)) settled += 1;
-    return settled;
+    const outcomes = await Promise.allSettled(due.map((operation) => this.settle(operation)));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
   }
 
   private async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {

@@ -6,6 +6,7 @@ import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.modul
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { SettlePendingOperations } from '../../../application/payments/settle-pending-operations';
 import { heldCall, TimeoutInjector } from '../../support/faulty-payment-connectors';
+import { eventually } from '../../support/eventually';
 
 const SECOND = 1000;
 
@@ -191,6 +192,29 @@ describe('pending money operations: settled once, by the merchant or the settlem
     const settled = await view(id);
     expect(settled.operations.filter((o: { type: string }) => o.type === 'capture')).to.have.length(1);
     expect(await events(id)).to.deep.equal(['payment.authorized', 'payment.captured']);
+  });
+
+  it('the worker settles due operations concurrently: one waiting on its acquirer holds none of the others back', async () => {
+    const slow = await pay('automatic');
+    const quick = await pay('automatic');
+    injector.loseNextAnswer('refund');
+    expect((await merchant.sandbox.post(`/v1/payments/${slow}/refund`, { amount: 1_000 })).status).to.equal(503);
+    injector.loseNextAnswer('refund');
+    expect((await merchant.sandbox.post(`/v1/payments/${quick}/refund`, { amount: 2_000 })).status).to.equal(503);
+    clock.advance(31 * SECOND);
+    const held = heldCall();
+    injector.injectNext('refund', held.fault); // the first repetition to reach the acquirer waits
+    const running = settle.run();
+    await held.reached;
+    const settledWhileHeld = await eventually(async () => {
+      const views = await Promise.all([view(slow), view(quick)]);
+      return views.find((v) => v.pendingOperation === null) ?? null;
+    }, 5_000);
+    expect(settledWhileHeld.refundedAmount).to.be.oneOf([1_000, 2_000]);
+    held.release();
+    expect(await running).to.equal(2);
+    expect((await view(slow)).refundedAmount).to.equal(1_000);
+    expect((await view(quick)).refundedAmount).to.equal(2_000);
   });
 
   it('an acquirer refusal of the repetition ends the operation with no record; the same key then runs as a new request', async () => {
