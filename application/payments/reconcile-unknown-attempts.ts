@@ -2,6 +2,7 @@ import type { AttemptReconciliation, AttemptReconciliationStatus } from '../../d
 import type { AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
 import type { ReconciliationTask } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
+import { countDone } from '../shared/count-done';
 import type { PaymentDeps } from './payment-deps';
 import type { PaymentRecoveryDeps } from './routing-lease';
 
@@ -29,16 +30,17 @@ export class ReconcileUnknownAttempts {
     private readonly recovery: PaymentRecoveryDeps,
   ) {}
 
-  /** Claims and works up to `batch` due tasks; returns how many reached a final status. */
+  /**
+   * Claims and works up to `batch` due tasks, concurrently (a re-send to an acquirer that is down waits for its
+   * deadline; each task holds its own lease); returns how many reached a final status.
+   */
   async run(batch = 20): Promise<number> {
     const now = this.deps.clock.now();
     const leaseOwner = this.deps.ids.next('rcn_');
     const tasks = await this.deps.transactor.run((tx) =>
       this.recovery.store.claimReconciliations(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs * 2), limit: batch }),
     );
-    let finished = 0;
-    for (const task of tasks) if (await this.reconcile(task)) finished += 1;
-    return finished;
+    return countDone(tasks.map((task) => this.reconcile(task)));
   }
 
   private async reconcile(task: ReconciliationTask): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
 import { DomainError } from '../../domain/shared/domain-error';
+import { countDone } from '../shared/count-done';
 import type { PaymentDeps } from './payment-deps';
 import { settleMoneyOperation } from './money-operation';
 import { planForIntent } from './money-operation-plans';
@@ -30,10 +31,7 @@ export class SettlePendingOperations {
    */
   async run(batch = 20): Promise<number> {
     const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnsettledOperations(tx, this.deps.clock.now(), batch));
-    const outcomes = await Promise.allSettled(due.map((operation) => this.settle(operation)));
-    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    return outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
+    return countDone(due.map((operation) => this.settle(operation)));
   }
 
   private async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {

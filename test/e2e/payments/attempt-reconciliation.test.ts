@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { RecoveryFaults } from '../../support/recovery-faults';
+import { eventually } from '../../support/eventually';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
@@ -169,5 +170,21 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
     expect(view.attempts.map((x: any) => x.reconciliation.status)).to.deep.equal(['voided', 'voided']);
     expect(view.status).to.equal('failed');
     expect(await eventTypes(r.body.id)).to.deep.equal(['payment.failed']);
+  });
+
+  it('due reconciliations run concurrently: a re-send waiting on its acquirer holds none of the others back', async () => {
+    const first = await fallbackPayment('Concurrent one', 'lateApproval', 'manual');
+    const second = await fallbackPayment('Concurrent two', 'lateApproval', 'manual');
+    const held = faults.crashAfterNextCall(); // the first re-send to reach an acquirer waits after its answer
+    const running = reconcile.run();
+    const waiting = await held.reached;
+    const other = [first, second].find((p) => p.payment.id !== waiting.paymentId)!;
+    const settled = await eventually(async () => {
+      const view = (await other.merchant.sandbox.get(`/v1/payments/${other.payment.id}`)).body;
+      return view.attempts[0].reconciliation.status === 'voided' ? view : null;
+    }, 5_000);
+    expect(settled.attempts[0].reconciliation).to.include({ tries: 1 });
+    held.release();
+    expect(await running).to.equal(2);
   });
 });
