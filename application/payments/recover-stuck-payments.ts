@@ -4,6 +4,7 @@ import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import type { InFlightRouting } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
+import { countDone } from '../shared/count-done';
 import type { PaymentDeps } from './payment-deps';
 import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox } from './payment-object';
@@ -40,11 +41,9 @@ export class RecoverStuckPayments {
     const claimed = await this.deps.transactor.run((tx) =>
       this.recovery.store.claimExpired(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs), limit: batch }),
     );
-    let resolved = 0;
-    for (const routing of claimed) {
-      if ((await this.resolve(routing)) === 'resolved') resolved += 1;
-    }
-    return resolved;
+    // Concurrently: each payment holds its own lease, and the lease of the last one of a batch worked one by one could
+    // run out while the others wait for their acquirers' deadlines.
+    return countDone(claimed.map(async (routing) => (await this.resolve(routing)) === 'resolved'));
   }
 
   private async resolve(routing: InFlightRouting): Promise<RecoveryResult> {

@@ -267,6 +267,26 @@ describe('payment recovery: a crash between the two transactions of POST /v1/pay
     crash.release();
   });
 
+  it('stuck payments are resolved concurrently: a re-send waiting on its acquirer holds none of the others back', async () => {
+    const merchant = await h.service.merchant('Crash concurrent');
+    await account(merchant.sandbox, 'primary', 100);
+    const card = { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' };
+    const first = await crashDuring(merchant, { amount: 1_100, card });
+    const second = await crashDuring(merchant, { amount: 2_200, card });
+    h.clock.advance(GRACE_MS + 1);
+    const workerHeld = h.faults.crashAfterNextCall(); // the worker's first re-send waits after its answer
+    const running = recovery.run();
+    const waiting = await workerHeld.reached;
+    const otherId = [first.call.paymentId, second.call.paymentId].find((id) => id !== waiting.paymentId)!;
+    await eventually(async () => (await merchant.sandbox.get(`/v1/payments/${otherId}`)).body.status === 'captured', 5_000);
+    workerHeld.release();
+    expect(await running).to.equal(2);
+    for (const dead of [first, second]) {
+      dead.release();
+      expect((await dead.response).body.status).to.equal('captured');
+    }
+  });
+
   it('no stuck payment is left behind by this suite', async () => {
     const rows = await sql<{ n: number }>("select count(*)::int as n from payments where status = 'processing'");
     expect(Number(rows[0]!.n)).to.equal(0);
