@@ -11,19 +11,24 @@ const ACTIONS: readonly ExpiryAction[] = ['notify', 'capture', 'void'];
  * Emits payment.authorization_expiring 24 hours before the capture deadline of each uncaptured pre-authorization,
  * then carries out the account's near-expiry action (`preAuthorizationExpiryAction` in the connector account
  * config; default notify): capture captures the authorized amount, void cancels it, both through the normal
- * operations. Several workers may run it: each payment is re-checked under its row lock, so the notice goes out
- * once.
+ * operations, retried at every scan until done or until the deadline. Several workers may run it: each payment is
+ * re-checked under its row lock, so the notice goes out once, and an operation's claim keeps two workers' captures
+ * from both reaching the acquirer.
  */
 export class NotifyExpiringAuthorizations {
   constructor(private readonly deps: PaymentDeps) {}
 
-  /** Handles up to `batch` due payments; returns how many were noticed. */
+  /**
+   * Notices up to `batch` due payments, then carries out the near-expiry actions not done yet (those just noticed,
+   * and those whose capture or void failed before: retried at every scan until the deadline); returns how many
+   * were noticed.
+   */
   async run(batch = 50): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.transactor.read((tx) => this.deps.payments.findExpiringAuthorizations(tx, new Date(now.getTime() + EXPIRY_NOTICE_MS), batch));
     let noticed = 0;
     for (const candidate of due) {
-      const c = candidate.toPrimitives();
+      const c = candidate.view();
       const scope: TenantScope = { organizationId: c.organizationId, environment: c.environment };
       const action = await this.actionFor(scope, c.connectorAccountId);
       const sent = await this.deps.transactor.run(async (tx) => {
@@ -34,16 +39,28 @@ export class NotifyExpiringAuthorizations {
         await this.deps.outbox.append(tx, payment.pullEvents().map(paymentEventToOutbox));
         return true;
       });
-      if (!sent) continue;
-      noticed += 1;
-      try {
-        if (action === 'capture') await new CapturePayment(this.deps).execute({ scope, paymentId: c.id });
-        if (action === 'void') await new VoidPayment(this.deps).execute({ scope, paymentId: c.id });
-      } catch {
-        // the notice went out; the merchant can still act before the deadline
-      }
+      if (sent) noticed += 1;
     }
+    await this.carryOutActions(now, batch);
     return noticed;
+  }
+
+  /**
+   * Captures or voids, through the normal operations, each noticed payment whose action has not happened. A failure
+   * is left for the next scan: an acquirer that did not answer is settled under the same operation (a repeated
+   * capture resumes it), one that was down is asked again, until the deadline.
+   */
+  private async carryOutActions(now: Date, batch: number): Promise<void> {
+    const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnfinishedExpiryActions(tx, now, batch));
+    await Promise.allSettled(
+      due.map((payment) => {
+        const p = payment.view();
+        const scope: TenantScope = { organizationId: p.organizationId, environment: p.environment };
+        return p.expiryAction === 'capture'
+          ? new CapturePayment(this.deps).execute({ scope, paymentId: p.id })
+          : new VoidPayment(this.deps).execute({ scope, paymentId: p.id });
+      }),
+    );
   }
 
   private async actionFor(scope: TenantScope, accountId: string | null): Promise<ExpiryAction> {

@@ -100,6 +100,11 @@ export interface PaymentRepository {
    * notice yet, oldest deadline first, whatever their tenant (a worker's scan; each is then locked by `find`).
    */
   findExpiringAuthorizations(tx: Transaction, deadlineBefore: Date, limit: number): Promise<Payment[]>;
+  /**
+   * Noticed pre-authorizations whose near-expiry action (capture or void) has not happened yet and whose deadline
+   * is still ahead of `now`, oldest deadline first, whatever their tenant.
+   */
+  findUnfinishedExpiryActions(tx: Transaction, now: Date, limit: number): Promise<Payment[]>;
 }
 
 export interface PaymentListQuery {

@@ -79,6 +79,19 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
   }
 
+  async findUnfinishedExpiryActions(tx: Transaction, now: Date, limit: number): Promise<Payment[]> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from payments
+        where status = 'authorized' and captured_amount = 0
+          and doc->>'expiryNoticeAt' is not null and doc->>'expiryAction' in ('capture', 'void')
+          and (doc->>'authorizationExpiresAt')::timestamptz > ?
+        order by (doc->>'authorizationExpiresAt')::timestamptz
+        limit ?`,
+      [now, limit],
+    );
+    return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
+  }
+
   async claimOperation(tx: Transaction, scope: TenantScope, id: string, claim: { claimId: string; intent: OperationIntent; until: Date; now: Date }): Promise<boolean> {
     const rows = await entityManager(tx).execute<Array<{ id: string }>>(
       `update payments set operation_claim_id = ?, operation_claim_until = ?, operation_intent = ?::jsonb

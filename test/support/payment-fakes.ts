@@ -89,6 +89,13 @@ export class InMemoryPayments implements PaymentRepository {
       .slice(0, limit)
       .map((p) => Payment.fromPrimitives(p));
   }
+  async findUnfinishedExpiryActions(_tx: Transaction, now: Date, limit: number) {
+    return [...this.rows.values()]
+      .filter((p) => p.status === 'authorized' && p.capturedAmount === 0 && p.expiryNoticeAt && (p.expiryAction === 'capture' || p.expiryAction === 'void'))
+      .filter((p) => p.authorizationExpiresAt && Date.parse(p.authorizationExpiresAt) > now.getTime())
+      .slice(0, limit)
+      .map((p) => Payment.fromPrimitives(p));
+  }
   /** Pending money operations by payment, with the claim holding each (if any) and until when. */
   readonly operations = new Map<string, { intent: OperationIntent; claimId: string | null; until: number }>();
   async claimOperation(_tx: Transaction, scope: TenantScope, id: string, claim: { claimId: string; intent: OperationIntent; until: Date; now: Date }) {
