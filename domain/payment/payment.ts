@@ -726,7 +726,7 @@ export class Payment {
     if (before) {
       for (const key of Object.keys(this.state) as Array<keyof PaymentPrimitives>) {
         if (NOT_DIFFED.has(key)) continue;
-        if (JSON.stringify(before[key]) !== JSON.stringify(this.state[key])) previousAttributes[key] = clone(before[key]);
+        if (changed(before[key], this.state[key])) previousAttributes[key] = clone(before[key]);
       }
     }
     this.events.push({
@@ -751,6 +751,13 @@ export class Payment {
       payment: clone(this.state),
     });
   }
+}
+
+/** Whether a field changed: primitives compared as they are, objects (copies, never the same reference) as JSON. */
+function changed(before: unknown, after: unknown): boolean {
+  if (before === after) return false;
+  if (typeof before !== 'object' || typeof after !== 'object' || before === null || after === null) return true;
+  return JSON.stringify(before) !== JSON.stringify(after);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
