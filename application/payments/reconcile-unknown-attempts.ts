@@ -3,16 +3,12 @@ import type { AuthorizeOutput, OperationOutput } from '../../domain/ports/acquir
 import type { ReconciliationTask } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { countDone } from '../shared/count-done';
+import { retryBackoffMs } from '../shared/retry-backoff';
 import type { PaymentDeps } from './payment-deps';
 import type { PaymentRecoveryDeps } from './routing-lease';
 
 /** Re-sends before an attempt is left `unresolved` for a person to follow up. */
 export const MAX_RECONCILIATION_TRIES = 8;
-
-/** Backoff between re-sends that got no answer: 30 s, 1 min, 2 min ... capped at 1 hour. */
-export function reconciliationBackoffMs(tries: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, tries - 1), 3_600_000);
-}
 
 /**
  * Resolves attempts whose outcome stayed unknown (a timeout) on a payment that routing decided otherwise (a
@@ -65,7 +61,7 @@ export class ReconcileUnknownAttempts {
         leaseOwner: task.leaseOwner,
         status,
         tries,
-        nextAt: new Date(now.getTime() + reconciliationBackoffMs(tries)),
+        nextAt: new Date(now.getTime() + retryBackoffMs(tries - 1)),
         detail: { ...reconciliation },
         now,
       });

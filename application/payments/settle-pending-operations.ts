@@ -1,14 +1,10 @@
 import type { SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
 import { DomainError } from '../../domain/shared/domain-error';
 import { countDone } from '../shared/count-done';
+import { retryBackoffMs } from '../shared/retry-backoff';
 import type { PaymentDeps } from './payment-deps';
 import { settleMoneyOperation } from './money-operation';
 import { planForIntent } from './money-operation-plans';
-
-/** Wait before the worker's next try of an operation it could not settle: 1 min, 2 min, 4 min ... capped at 1 hour. */
-export function settlementBackoffMs(tries: number): number {
-  return Math.min(30_000 * 2 ** Math.max(1, tries), 3_600_000);
-}
 
 /**
  * Settles capture, void and refund requests whose acquirer call ended without an answer, when the merchant does
@@ -36,14 +32,17 @@ export class SettlePendingOperations {
 
   private async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {
     const settleTries = (intent.settleTries ?? 0) + 1;
-    const schedule: SettlementSchedule = { settleTries, settleAfter: new Date(this.deps.clock.now().getTime() + settlementBackoffMs(settleTries)) };
+    // The merchant's failed request already waited 30 s: the worker's own retries wait 1 min, 2 min ... up to 1 hour.
+    const schedule: SettlementSchedule = { settleTries, settleAfter: new Date(this.deps.clock.now().getTime() + retryBackoffMs(settleTries)) };
     try {
       const settled = await settleMoneyOperation(this.deps, scope, paymentId, planForIntent(intent), { operationId: intent.operationId, schedule });
       return settled !== null;
     } catch (error) {
       if (error instanceof DomainError && error.code === 'operation_declined') return true; // nothing was executed
-      // The pipeline already rescheduled a call that got no answer; a refusal before any call (a rule, an account
-      // that is gone) or a failure of the database is rescheduled here, so the worker does not spin on it.
+      // A call that got no answer, or an account that is gone, was rescheduled by the pipeline as it released the
+      // claim; a rule refused before any call, or a failure of the database, is rescheduled here, so the worker does
+      // not spin on it.
+      if (error instanceof DomainError && error.code === 'connector_unavailable') return false;
       await this.deps.transactor.run((tx) => this.deps.payments.postponeSettlement(tx, scope, paymentId, intent.operationId, schedule));
       if (!(error instanceof DomainError)) throw error;
       return false;
