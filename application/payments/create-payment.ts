@@ -1,6 +1,9 @@
 import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type PaymentAttempt, type SplitEntry } from '../../domain/payment/payment';
 import { classifyDecline } from '../../domain/payment/decline/classify-decline';
-import { directRouting, type RoutableAccount } from '../../domain/payment/routing/direct-routing';
+import { directRouting, type RoutableAccount, type RoutingPaymentProjection } from '../../domain/payment/routing/direct-routing';
+import { flowRouting } from '../../domain/flow/flow-route';
+import type { FlowPaymentFacts } from '../../domain/flow/flow-rules';
+import type { PublishedFlow } from '../../domain/ports/flow-repository';
 import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import { DomainError } from '../../domain/shared/domain-error';
@@ -43,6 +46,8 @@ export interface CreateCardPaymentCommand {
   readonly deviceId?: string;
   readonly splits?: ReadonlyArray<{ recipientId: string; type: 'percentage' | 'fixed'; value: number; liableForChargeback?: boolean; chargeProcessingFee?: boolean }>;
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
+  /** A published flow to route by instead of the environment's active one. */
+  readonly flowId?: string;
 }
 
 interface ChargeSource {
@@ -88,19 +93,20 @@ export class CreatePayment {
     const { scope } = command;
     const source = await this.resolveSource(command);
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
-    const allAccounts = await this.deps.connectors.accounts(scope);
+    const [allAccounts, flow] = await Promise.all([this.deps.connectors.accounts(scope), this.publishedFlow(command)]);
     const splits = splitEntries(command.amount, command.splits);
-    const decision = directRouting(
-      {
-        methodType: 'card',
-        amount: command.amount,
-        currency: command.currency ?? 'BRL',
-        installments: command.installments ?? 1,
-        hasSplits: splits.length > 0,
-        pinnedConnectorAccountId: source.pinnedAccountId,
-      },
-      allAccounts,
-    );
+    const projection: RoutingPaymentProjection = {
+      methodType: 'card',
+      amount: command.amount,
+      currency: command.currency ?? 'BRL',
+      installments: command.installments ?? 1,
+      hasSplits: splits.length > 0,
+      pinnedConnectorAccountId: source.pinnedAccountId,
+    };
+    const routed = flow
+      ? flowRouting({ graph: flow.graph, payment: projection, facts: flowFacts(command, source, projection), accounts: allAccounts, random: this.deps.random ?? Math.random })
+      : null;
+    const decision = routed ?? directRouting(projection, allAccounts);
 
     const payment = Payment.createCard({
       id: this.deps.ids.next('pay_'),
@@ -123,12 +129,13 @@ export class CreatePayment {
       clientUserAgent: command.clientUserAgent ?? null,
       deviceId: command.deviceId ?? null,
       splits,
+      flowRun: flow && routed ? { flowId: flow.flowId, name: flow.name, version: flow.version, plan: routed.plan } : null,
       now: this.deps.clock.now(),
     });
 
     if (!decision.ok) {
       payment.fail({
-        error: { code: decision.reason === 'split_not_supported' ? 'split_not_supported' : 'no_connector_available', message: decision.message, stage: 'routing', connectorAccount: null },
+        error: { code: routingErrorCode(decision.reason), message: decision.message, stage: 'routing', connectorAccount: null },
         routingStopReason: decision.reason,
         now: this.deps.clock.now(),
       });
@@ -220,6 +227,19 @@ export class CreatePayment {
     } catch {
       // signals are advisory; the payment is already recorded
     }
+  }
+
+  /** The flow named by the body, or the environment's active one; null: direct routing. */
+  private async publishedFlow(command: CreateCardPaymentCommand): Promise<PublishedFlow | null> {
+    if (!this.deps.flows) {
+      if (command.flowId) throw new DomainError('validation_failed', 'Flows are not available in this installation.', { param: 'body.flowId' });
+      return null;
+    }
+    const flow = await this.deps.flows.forPayment(command.scope, command.flowId ?? null);
+    if (command.flowId && !flow) {
+      throw new DomainError('validation_failed', `Flow ${command.flowId} is not a published flow of this environment.`, { param: 'body.flowId' });
+    }
+    return flow;
   }
 
   private async resolveSource(command: CreateCardPaymentCommand): Promise<ChargeSource> {
@@ -335,6 +355,29 @@ export class CreatePayment {
       },
     };
   }
+}
+
+function routingErrorCode(reason: string): string {
+  if (reason === 'split_not_supported') return 'split_not_supported';
+  if (reason === 'declined_by_flow') return 'declined_by_flow';
+  return 'no_connector_available';
+}
+
+/** What conditions and switches of a flow may look at. */
+function flowFacts(command: CreateCardPaymentCommand, source: ChargeSource, projection: RoutingPaymentProjection): FlowPaymentFacts {
+  return {
+    amount: projection.amount,
+    currency: projection.currency,
+    installments: projection.installments,
+    methodType: projection.methodType,
+    captureMethod: command.captureMethod ?? 'automatic',
+    initiator: command.initiator ?? 'customer',
+    hasSplits: projection.hasSplits,
+    customerId: command.customerId ?? null,
+    cardBrand: source.card.brand,
+    cardBin: source.card.bin,
+    metadata: command.metadata ?? {},
+  };
 }
 
 interface RoutingOutcome {

@@ -5,8 +5,9 @@ import { paymentObject } from './payment-object';
 
 /**
  * The full payment view: the resource plus why routing stopped, attempts, operations, refunds, the event
- * timeline, the money operation pending, if any, and the actions possible now. Flow execution, antifraud analyses and disputes belong to other
- * capabilities; they are present and empty so the shape is stable.
+ * timeline, the money operation pending, if any, the published flow's steps when one routed it, and the actions
+ * possible now. Antifraud analyses and disputes belong to other capabilities; they are present and empty so the
+ * shape is stable.
  */
 export class GetPayment {
   constructor(private readonly deps: PaymentDeps) {}
@@ -31,10 +32,10 @@ export class GetPayment {
       }));
       return {
         ...paymentObject(p),
-        routing: { strategy: 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
+        routing: { strategy: p.flowRun ? 'flow' : 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
         operations,
         refunds: operations.filter((o) => o.type === 'refund'),
-        flowExecution: null,
+        flowExecution: p.flowRun ? { flowId: p.flowRun.flowId, name: p.flowRun.name, version: p.flowRun.version, steps: p.flowRun.steps ?? [] } : null,
         antifraud: [],
         disputes: [],
         timeline,

@@ -33,6 +33,10 @@ export interface PaymentDeps {
   readonly recordCall?: (tx: Transaction, scope: import('../../domain/shared/environment').TenantScope, accountId: string, call: ConnectorCall) => Promise<void>;
   /** How long a capture/void/refund claim protects the payment against a concurrent operation. */
   readonly operationClaimMs?: number;
+  /** Published flows (the flows capability); absent: every payment is routed directly. */
+  readonly flows?: import('../../domain/ports/payment-flows').PaymentFlows;
+  /** A number in [0, 1) for weighted flow routes; Math.random by default. */
+  readonly random?: () => number;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
 }

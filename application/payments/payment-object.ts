@@ -84,7 +84,7 @@ function publicPrevious(previous: Record<string, unknown>): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(previous)) {
     if (key === 'connectorSlug') out.connector = value;
-    else if (key === 'routingStopReason') continue;
+    else if (key === 'routingStopReason' || key === 'flowRun') continue;
     else out[key] = value;
   }
   return out;

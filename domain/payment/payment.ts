@@ -6,6 +6,7 @@ import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decl
 import type { PaymentDomainEvent, PaymentEventType } from './payment.events';
 import { PaymentLifecycleState, PaymentStatus, PaymentTrigger, nextPaymentState } from './payment.transitions';
 import { cloneJson } from '../shared/clone-json';
+import { executedSteps, type FlowRoutePlan, type FlowStep } from '../flow/flow-route';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -212,12 +213,23 @@ export interface PaymentPrimitives {
   clientUserAgent: string | null;
   deviceId: string | null;
   flowId: string | null;
+  /** The published flow that routed it: the path planned before any call, and the steps taken once it ended. */
+  flowRun: PaymentFlowRun | null;
   authorizationExpiresAt: string | null;
   expiryAction: ExpiryAction | null;
   /** When payment.authorization_expiring was emitted (once per authorization). */
   expiryNoticeAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface PaymentFlowRun {
+  flowId: string;
+  name: string;
+  version: number;
+  plan: FlowRoutePlan;
+  /** null while routing runs. */
+  steps: FlowStep[] | null;
 }
 
 export interface CreateCardPaymentInput {
@@ -242,6 +254,7 @@ export interface CreateCardPaymentInput {
   clientUserAgent?: string | null;
   deviceId?: string | null;
   flowId?: string | null;
+  flowRun?: Omit<PaymentFlowRun, 'steps'> | null;
   splits?: SplitEntry[];
   now: Date;
 }
@@ -325,7 +338,8 @@ export class Payment {
       clientIp: input.clientIp ?? null,
       clientUserAgent: input.clientUserAgent ?? null,
       deviceId: input.deviceId ?? null,
-      flowId: input.flowId ?? null,
+      flowId: input.flowRun?.flowId ?? input.flowId ?? null,
+      flowRun: input.flowRun ? { ...clone(input.flowRun), steps: null } : null,
       authorizationExpiresAt: null,
       expiryAction: null,
       expiryNoticeAt: null,
@@ -335,7 +349,7 @@ export class Payment {
   }
 
   static fromPrimitives(primitives: PaymentPrimitives): Payment {
-    return new Payment({ ...clone(primitives), expiryNoticeAt: primitives.expiryNoticeAt ?? null });
+    return new Payment({ ...clone(primitives), expiryNoticeAt: primitives.expiryNoticeAt ?? null, flowRun: primitives.flowRun ?? null });
   }
 
   toPrimitives(): PaymentPrimitives {
@@ -417,6 +431,7 @@ export class Payment {
       s.connectorSlug = input.connectorSlug;
       s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references) };
       s.routingStopReason = 'approved';
+      if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, { accountId: input.connectorAccountId, port: 'approved' });
       if (trigger === 'approve_with_capture') {
         s.capturedAmount = s.amount;
       } else {
@@ -438,6 +453,7 @@ export class Payment {
       s.connectorSlug = input.connectorSlug;
       s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references ?? {}) };
       s.routingStopReason = 'issuer_declined';
+      if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, { accountId: input.connectorAccountId, port: 'declined' });
     });
     this.record('payment.failed');
   }
@@ -447,6 +463,7 @@ export class Payment {
     this.change('fail', input.now, (s) => {
       s.error = clone(input.error);
       s.routingStopReason = input.routingStopReason;
+      if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, null);
     });
     this.record('payment.failed');
   }

@@ -140,8 +140,8 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/payments', operationId: 'createPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Create and process a payment',
       description:
-        'Card payments with card.token (vault token) or paymentMethodId, routed directly among the environment\'s enabled accounts ' +
-        '(lowest costBasisPoints first, fallback on technical failure or timeout). An issuer decline is not an HTTP error: 201 with status failed and decline. ' +
+        'Card payments with card.token (vault token) or paymentMethodId, routed by the flow named in flowId, else by the environment\'s active ' +
+        'published flow, else directly among its enabled accounts (lowest costBasisPoints first); a technical failure or timeout falls back to the next account. An issuer decline is not an HTTP error: 201 with status failed and decline. ' +
         'Card numbers and CVV are refused with 422 sensitive_card_data.',
       successStatus: 201, idempotent: true, body: createPaymentBody,
       handler: async (request) => {
@@ -155,7 +155,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         if (!body.card && !body.paymentMethodId) {
           throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
         }
-        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, splitRemainderRecipientId: _r, fraudAnalysis: _f, flowId: _flow, methodType: _m, ...rest } = body;
+        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, splitRemainderRecipientId: _r, fraudAnalysis: _f, methodType: _m, ...rest } = body;
         const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: scopeOf(request.principal) };
         return { body: await deps.create.execute(command) };
       },

@@ -298,7 +298,17 @@ export const paymentViewResponse: JsonSchema = {
   description: 'The payment plus routing, operations, refunds, timeline and allowed actions.',
   properties: {
     ...(paymentResponse.properties as Record<string, JsonSchema>),
-    routing: { type: 'object', properties: { strategy: str, stopReason: nullable(str), hasFallback: { type: 'boolean' }, attemptCount: int } },
+    routing: { type: 'object', properties: { strategy: { type: 'string', enum: ['direct', 'flow'] }, stopReason: nullable(str), hasFallback: { type: 'boolean' }, attemptCount: int } },
+    flowExecution: nullable({
+      type: 'object',
+      description: 'The published flow that routed the payment: the nodes it went through and the port each was left by (null: the node ended the flow).',
+      properties: {
+        flowId: str,
+        name: str,
+        version: int,
+        steps: { type: 'array', items: { type: 'object', properties: { nodeId: str, type: str, port: nullable(str) } } },
+      },
+    }),
     operations: { type: 'array', items: { type: 'object', properties: { id: str, type: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: int, releasedAmount: int, reason: nullable(str), createdAt: dateTime } } },
     refunds: { type: 'array', items: { type: 'object' } },
     timeline: { type: 'array', items: { type: 'object', properties: { id: str, type: str, createdAt: dateTime, previousAttributes: nullable({ type: 'object' }) } } },

@@ -8,6 +8,7 @@ import { ManagePaymentMethods } from '../../application/customers/manage-payment
 import { CapturePayment } from '../../application/payments/capture-payment';
 import { CreatePayment } from '../../application/payments/create-payment';
 import { DirectoryPaymentConnectors } from '../../application/payments/directory-payment-connectors';
+import type { PaymentFlows } from '../../domain/ports/payment-flows';
 import { GetPayment } from '../../application/payments/get-payment';
 import { ListPayments } from '../../application/payments/list-payments';
 import { NotifyExpiringAuthorizations } from '../../application/payments/notify-expiring-authorizations';
@@ -58,6 +59,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
   build(core: Core): ModuleInstance {
     const directory = core.services.lazy<ConnectorAccountDirectory>('connectorAccounts');
     const security = core.services.find<CardSecurity>('securityGuard');
+    const flows = core.services.find<PaymentFlows>('paymentFlows');
     const deps: PaymentDeps = {
       transactor: core.transactor,
       outbox: core.outbox,
@@ -70,6 +72,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(directory)),
       usage: new SqlProductionUsage(),
       ...(security ? { security } : {}),
+      ...(flows ? { flows } : {}),
       recordCall: (tx, scope, accountId, call) => directory().recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
     };

@@ -57,7 +57,13 @@ export function directRouting(payment: RoutingPaymentProjection, accounts: reado
       return { ok: false, reason: 'split_not_supported', message: 'No enabled connector account of this environment can execute a split payment.' };
     }
   }
-  const ranked = candidates
+  const ranked = rankByCost(candidates);
+  return { ok: true, accounts: ranked };
+}
+
+/** Lowest costBasisPoints first (unknown cost last), then the oldest account, then the id: a stable order. */
+export function rankByCost(accounts: readonly RoutableAccount[]): RoutableAccount[] {
+  return accounts
     .map((account, index) => ({ account, index }))
     .sort((x, y) => {
       const cx = x.account.costBasisPoints ?? Number.POSITIVE_INFINITY;
@@ -70,5 +76,4 @@ export function directRouting(payment: RoutingPaymentProjection, accounts: reado
       return x.index - y.index;
     })
     .map((r) => r.account);
-  return { ok: true, accounts: ranked };
 }

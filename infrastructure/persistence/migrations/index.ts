@@ -18,6 +18,7 @@ import { Migration20261125000200RoutingLeaseCheck } from './Migration20261125000
 import { Migration20261125000300LeanerDeliveryWrites } from './Migration20261125000300LeanerDeliveryWrites';
 import { Migration20261125000400OperationIntents } from './Migration20261125000400OperationIntents';
 import { Migration20261126000100PendingOperationSettlement } from './Migration20261126000100PendingOperationSettlement';
+import { Migration20261126000200Flows } from './Migration20261126000200Flows';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -35,4 +36,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000300LeanerDeliveryWrites', class: Migration20261125000300LeanerDeliveryWrites },
   { name: 'Migration20261125000400OperationIntents', class: Migration20261125000400OperationIntents },
   { name: 'Migration20261126000100PendingOperationSettlement', class: Migration20261126000100PendingOperationSettlement },
+  { name: 'Migration20261126000200Flows', class: Migration20261126000200Flows },
 ];

@@ -4,9 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ConnectorAccountDirectory } from '../../../domain/ports/connector-account-directory';
-import type { ConnectorAccountUsage } from '../../../domain/ports/connector-catalog';
-import type { ModuleDefinition } from '../../../infrastructure/main/module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { CLI_COMMANDS } from '../../../infrastructure/main/cli';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
@@ -15,26 +14,12 @@ const SANDBOX_CREDENTIALS = { merchantId: 'merchant-0042-abcdef', apiKey: 'sk_pa
 
 const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'connectors-e2e-'));
 
-/**
- * Stands in for the flows capability (not built yet), which provides `connectorAccountUsage`: the published flows
- * that cite each account, set by the test.
- */
-const publishedFlows = new Map<string, Array<{ id: string; name: string }>>();
-const PUBLISHED_FLOWS_STAND_IN: ModuleDefinition = {
-  name: 'published-flows-stand-in',
-  build(core) {
-    const usage: ConnectorAccountUsage = { publishedFlowsUsing: async (_scope, accountId) => publishedFlows.get(accountId) ?? [] };
-    core.services.provide('connectorAccountUsage', usage);
-    return {};
-  },
-};
-
 describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sandbox adapters over gRPC)', () => {
   let service: TestService;
   let merchant: Merchant;
 
   before(async () => {
-    service = await startTestService({ modules: [CONNECTORS_MODULE, PUBLISHED_FLOWS_STAND_IN], config: { dataDir: newDataDir() }, transport: 'in-process' });
+    service = await startTestService({ modules: [CONNECTORS_MODULE, FLOWS_MODULE], config: { dataDir: newDataDir() }, transport: 'in-process' });
     merchant = await service.merchant();
   });
   after(() => service.stop());
@@ -276,17 +261,23 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       const created = await createSandboxAccount();
       const id = created.body.id as string;
       expect(created.body.usedByFlows).to.deep.equal([]);
-      publishedFlows.set(id, [{ id: 'flw_checkout', name: 'Checkout routing' }]);
-      try {
-        expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).body.usedByFlows).to.deep.equal([{ id: 'flw_checkout', name: 'Checkout routing' }]);
-        const refused = await merchant.sandbox.delete(`/v1/connector-accounts/${id}`);
-        expect(refused.status).to.equal(409);
-        expect(refused.body.error.code).to.equal('connector_account_in_use');
-        expect(refused.body.error.message).to.contain('flw_checkout');
-        expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).status).to.equal(200);
-      } finally {
-        publishedFlows.delete(id);
-      }
+      const graph = {
+        nodes: [
+          { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 } },
+          { id: 'acquirer', type: 'acquirer', position: { x: 0, y: 100 }, data: { connectorAccountId: id } },
+          { id: 'approve', type: 'approve', position: { x: 0, y: 200 } },
+        ],
+        edges: [{ source: 'trigger', target: 'acquirer' }, { source: 'acquirer', target: 'approve', sourcePort: 'approved' }],
+      };
+      const flow = await merchant.sandbox.post('/v1/flows', { name: 'Checkout routing', graph });
+      expect((await merchant.sandbox.post(`/v1/flows/${flow.body.id}/publish`, {})).status).to.equal(200);
+      expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).body.usedByFlows).to.deep.equal([{ id: flow.body.id, name: 'Checkout routing' }]);
+      const refused = await merchant.sandbox.delete(`/v1/connector-accounts/${id}`);
+      expect(refused.status).to.equal(409);
+      expect(refused.body.error.code).to.equal('connector_account_in_use');
+      expect(refused.body.error.message).to.contain(flow.body.id);
+      expect((await merchant.sandbox.get(`/v1/connector-accounts/${id}`)).status).to.equal(200);
+      expect((await merchant.sandbox.post(`/v1/flows/${flow.body.id}/unpublish`, {})).status).to.equal(200);
       expect((await merchant.sandbox.delete(`/v1/connector-accounts/${id}`)).status).to.equal(200);
     });
 

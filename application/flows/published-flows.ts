@@ -1,0 +1,34 @@
+import { tenantChangeKey } from '../../domain/ports/change-feed';
+import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
+import type { FlowRepository, PublishedFlow } from '../../domain/ports/flow-repository';
+import type { PaymentFlows } from '../../domain/ports/payment-flows';
+import type { TenantScope } from '../../domain/shared/environment';
+import { ChangeAwareCache } from '../shared/change-aware-cache';
+import type { FlowDeps } from './flow-deps';
+
+/**
+ * The flows capability as the rest of the product consumes it: the flow a payment runs (service `paymentFlows`)
+ * and the published flows citing a connector account (service `connectorAccountUsage`). Every payment asks for
+ * its environment's active flow, so that answer is kept in memory until a flow of the environment changes;
+ * a flow named by id is read each time.
+ */
+export class PublishedFlows implements PaymentFlows, ConnectorAccountUsage {
+  private readonly activeMemory: ChangeAwareCache<PublishedFlow | null> | null;
+  private readonly flows: FlowRepository;
+
+  constructor(private readonly deps: FlowDeps) {
+    this.flows = deps.flows;
+    this.activeMemory = deps.changes ? new ChangeAwareCache<PublishedFlow | null>(deps.changes, 'flows', { clock: deps.clock }) : null;
+  }
+
+  async forPayment(scope: TenantScope, flowId: string | null): Promise<PublishedFlow | null> {
+    if (flowId) return this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { flowId }));
+    const read = () => this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent: 'payment.authorization_requested' }));
+    return this.activeMemory ? this.activeMemory.get(tenantChangeKey(scope), read) : read();
+  }
+
+  async publishedFlowsUsing(scope: { organizationId: string; environment: string }, accountId: string): Promise<Array<{ id: string; name: string }>> {
+    const tenant = scope as TenantScope;
+    return this.deps.transactor.read((tx) => this.flows.publishedFlowsUsing(tx, tenant, accountId));
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The ready templates a draft may start from (POST /v1/flows `template`). Accounts are left blank: the merchant
+ * picks them in the builder, and publishing says which node still needs one.
+ */
+import type { FlowEdge, FlowGraph, FlowNode, FlowNodeType, FlowTriggerEvent } from './flow-graph';
+
+export interface FlowTemplate {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly triggerEvent: FlowTriggerEvent;
+  readonly graph: FlowGraph;
+}
+
+const node = (id: string, type: FlowNodeType, x: number, y: number, data: Record<string, unknown> = {}, label?: string): FlowNode => ({
+  id, type, position: { x, y }, data, ...(label ? { label } : {}),
+});
+const edge = (source: string, target: string, sourcePort?: string): FlowEdge => ({
+  id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}),
+});
+
+export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
+  {
+    id: 'roteamento-por-ticket',
+    name: 'Roteamento por ticket',
+    description: 'Tickets from R$ 1.000,00 go to the cheapest of several acquirers; smaller ones to one acquirer with a fallback.',
+    triggerEvent: 'payment.authorization_requested',
+    graph: {
+      nodes: [
+        node('trigger', 'trigger', 0, 0),
+        node('high-ticket', 'condition', 0, 120, { field: 'amount', operator: 'gte', value: 100_000 }, 'Ticket >= R$ 1.000,00'),
+        node('route-high', 'route', -200, 240, { strategy: 'lowest_cost', connectorAccountIds: [] }, 'Lowest cost'),
+        node('acquirer-low', 'acquirer', 200, 240, { connectorAccountId: '' }, 'Main acquirer'),
+        node('acquirer-fallback', 'acquirer', 200, 360, { connectorAccountId: '' }, 'Fallback acquirer'),
+        node('approve', 'approve', 0, 480),
+        node('decline', 'decline', 200, 480),
+      ],
+      edges: [
+        edge('trigger', 'high-ticket'),
+        edge('high-ticket', 'route-high', 'true'),
+        edge('high-ticket', 'acquirer-low', 'false'),
+        edge('route-high', 'approve', 'approved'),
+        edge('route-high', 'decline', 'declined'),
+        edge('acquirer-low', 'approve', 'approved'),
+        edge('acquirer-low', 'decline', 'declined'),
+        edge('acquirer-low', 'acquirer-fallback', 'error'),
+        edge('acquirer-fallback', 'approve', 'approved'),
+        edge('acquirer-fallback', 'decline', 'declined'),
+      ],
+    },
+  },
+  {
+    id: 'recorrencia-com-retentativa',
+    name: 'Recorrência com retentativa',
+    description: 'A subscription renewal charged at one acquirer, retried on a reversible decline until the retries run out.',
+    triggerEvent: 'subscription.renewal',
+    graph: {
+      nodes: [
+        node('trigger', 'trigger', 0, 0),
+        node('acquirer', 'acquirer', 0, 120, { connectorAccountId: '' }),
+        node('retry', 'retry', 200, 240, { maxAttempts: 3, intervalHours: 24 }),
+        node('approve', 'approve', 0, 360),
+        node('decline', 'decline', 200, 360),
+      ],
+      edges: [
+        edge('trigger', 'acquirer'),
+        edge('acquirer', 'approve', 'approved'),
+        edge('acquirer', 'retry', 'declined'),
+        edge('retry', 'acquirer', 'retry'),
+        edge('retry', 'decline', 'exhausted'),
+      ],
+    },
+  },
+  {
+    id: 'marketplace-split',
+    name: 'Marketplace com split',
+    description: 'Splits the payment among the recipients, then authorizes at an acquirer that executes splits.',
+    triggerEvent: 'payment.authorization_requested',
+    graph: {
+      nodes: [
+        node('trigger', 'trigger', 0, 0),
+        node('split', 'split', 0, 120),
+        node('acquirer', 'acquirer', 0, 240, { connectorAccountId: '' }),
+        node('approve', 'approve', -100, 360),
+        node('decline', 'decline', 100, 360),
+      ],
+      edges: [edge('trigger', 'split'), edge('split', 'acquirer'), edge('acquirer', 'approve', 'approved'), edge('acquirer', 'decline', 'declined')],
+    },
+  },
+];
+
+export const FLOW_TEMPLATE_IDS = FLOW_TEMPLATES.map((t) => t.id);
+
+export function flowTemplate(id: string): FlowTemplate | undefined {
+  return FLOW_TEMPLATES.find((t) => t.id === id);
+}

@@ -1,0 +1,170 @@
+/**
+ * What publishing asks of a graph (contract.md 4: publish validates the graph): everything the runner needs to
+ * take a payment from the trigger to an outcome without guessing. Pure; the caller passes the environment's
+ * connector accounts. Problems are returned as data, one per fault, so the builder can mark each of them.
+ */
+import { indexGraph, exitPorts, structuralProblems, type FlowGraph, type FlowNode, type FlowNodeType, type FlowTriggerEvent, type GraphProblem } from './flow-graph';
+import { conditionRules, ruleProblem } from './flow-rules';
+
+/** The trigger events a published flow is run for in this version. */
+export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = ['payment.authorization_requested'];
+
+/** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'approve', 'decline'];
+
+export const ROUTE_STRATEGIES = ['priority', 'weighted', 'lowest_cost'] as const;
+export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
+
+export const MAX_ROUTE_ACCOUNTS = 20;
+export const MAX_SWITCH_CASES = 50;
+
+export interface AccountFacts {
+  readonly kind: 'acquirer' | 'antifraud';
+}
+
+/** Every connector account id the graph names (acquirer, route and the other account-bearing nodes). */
+export function accountIdsOf(graph: FlowGraph): string[] {
+  const ids = new Set<string>();
+  for (const node of graph.nodes) {
+    if (typeof node.data.connectorAccountId === 'string') ids.add(node.data.connectorAccountId);
+    if (Array.isArray(node.data.connectorAccountIds)) for (const id of node.data.connectorAccountIds) if (typeof id === 'string') ids.add(id);
+  }
+  return [...ids];
+}
+
+const VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent, accounts: ReadonlyMap<string, AccountFacts>): GraphProblem[] {
+  if (!RUNNABLE_TRIGGER_EVENTS.includes(triggerEvent)) {
+    return [{ param: 'triggerEvent', message: `Flows for ${triggerEvent} cannot be published in this version: only ${RUNNABLE_TRIGGER_EVENTS.join(', ')} flows are run.` }];
+  }
+  const structural = structuralProblems(graph);
+  if (structural.length) return structural.map((p) => ({ ...p, param: p.param.replace(/^body\./, '') }));
+
+  const problems: GraphProblem[] = [];
+  const at = (node: FlowNode) => `graph.nodes[${graph.nodes.indexOf(node)}]`;
+  const triggers = graph.nodes.filter((n) => n.type === 'trigger');
+  if (triggers.length !== 1) return [{ param: 'graph.nodes', message: `A flow has exactly one trigger node; this one has ${triggers.length}.` }];
+
+  const index = indexGraph(graph);
+  const next = (node: FlowNode) => index.next.get(node.id) ?? new Map<string, FlowNode>();
+  const account = (node: FlowNode, id: unknown, param: string) => {
+    if (typeof id !== 'string' || !id) return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} (${node.type}) needs a connector account id.` });
+    const facts = accounts.get(id);
+    if (!facts) return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} names connector account ${id}, which does not exist in this environment.` });
+    if (facts.kind !== 'acquirer') return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} names connector account ${id}, which is not an acquirer.` });
+    return 0;
+  };
+
+  for (const node of graph.nodes) {
+    if (!RUNNABLE_NODE_TYPES.includes(node.type)) {
+      problems.push({ param: `${at(node)}.type`, message: `Node ${node.id}: ${node.type} nodes cannot run in this version; published flows use ${RUNNABLE_NODE_TYPES.join(', ')}.` });
+      continue;
+    }
+    const ports = next(node);
+    const requireWired = (port: string) => {
+      if (!ports.has(port)) problems.push({ param: `${at(node)}`, message: `Port ${port} of node ${node.id} (${node.type}) leads nowhere; connect it.` });
+    };
+    switch (node.type) {
+      case 'trigger':
+        requireWired('next');
+        break;
+      case 'set_variable':
+        if (typeof node.data.name !== 'string' || !VARIABLE_NAME.test(node.data.name)) problems.push({ param: `${at(node)}.data.name`, message: `Node ${node.id}: name is 1-64 letters, digits or _.` });
+        if (!isScalar(node.data.value)) problems.push({ param: `${at(node)}.data.value`, message: `Node ${node.id}: value is a string, number or boolean.` });
+        requireWired('next');
+        break;
+      case 'condition': {
+        const { rules } = conditionRules(node.data);
+        if (rules.length === 0) problems.push({ param: `${at(node)}.data.rules`, message: `Node ${node.id}: a condition needs at least one rule.` });
+        rules.forEach((rule, i) => {
+          const problem = ruleProblem(rule);
+          if (problem) problems.push({ param: `${at(node)}.data${Array.isArray(node.data.rules) ? `.rules[${i}]` : ''}`, message: `Node ${node.id}: ${problem}.` });
+        });
+        requireWired('true');
+        requireWired('false');
+        break;
+      }
+      case 'switch': {
+        const cases = node.data.cases;
+        if (!Array.isArray(cases) || cases.length === 0 || cases.length > MAX_SWITCH_CASES) {
+          problems.push({ param: `${at(node)}.data.cases`, message: `Node ${node.id}: a switch has 1 to ${MAX_SWITCH_CASES} cases, each {value}.` });
+          break;
+        }
+        cases.forEach((c, i) => {
+          const problem = ruleProblem({ field: node.data.field, operator: 'eq', value: (c as { value?: unknown } | null)?.value });
+          if (problem) problems.push({ param: `${at(node)}.data.cases[${i}]`, message: `Node ${node.id}: ${problem}.` });
+        });
+        for (const port of exitPorts(node)) requireWired(port);
+        break;
+      }
+      case 'acquirer':
+        account(node, node.data.connectorAccountId, 'data.connectorAccountId');
+        outcomePorts(node);
+        break;
+      case 'route':
+        routeData(node);
+        outcomePorts(node);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function outcomePorts(node: FlowNode): void {
+    const ports = next(node);
+    const approved = ports.get('approved');
+    const declined = ports.get('declined');
+    if (approved && approved.type !== 'approve') problems.push({ param: at(node), message: `Port approved of node ${node.id} must lead to an approve node (unwired, it approves).` });
+    if (declined && declined.type !== 'decline') problems.push({ param: at(node), message: `Port declined of node ${node.id} must lead to a decline node (unwired, it declines).` });
+  }
+
+  function routeData(node: FlowNode): void {
+    const { strategy, connectorAccountIds: ids, weights } = node.data;
+    if (!ROUTE_STRATEGIES.includes(strategy as RouteStrategy)) problems.push({ param: `${at(node)}.data.strategy`, message: `Node ${node.id}: strategy is one of ${ROUTE_STRATEGIES.join(', ')}.` });
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_ROUTE_ACCOUNTS) {
+      problems.push({ param: `${at(node)}.data.connectorAccountIds`, message: `Node ${node.id}: connectorAccountIds lists 1 to ${MAX_ROUTE_ACCOUNTS} accounts.` });
+      return;
+    }
+    if (new Set(ids).size !== ids.length) problems.push({ param: `${at(node)}.data.connectorAccountIds`, message: `Node ${node.id}: an account is listed twice.` });
+    ids.forEach((id, i) => account(node, id, `data.connectorAccountIds[${i}]`));
+    if (strategy === 'weighted') {
+      const ok = Array.isArray(weights) && weights.length === ids.length && weights.every((w) => Number.isInteger(w) && (w as number) > 0 && (w as number) <= 1000);
+      if (!ok) problems.push({ param: `${at(node)}.data.weights`, message: `Node ${node.id}: weighted routing needs one whole weight (1-1000) per account, in the same order.` });
+    }
+  }
+
+  // Approve means "authorized": only an acquirer's approved port may lead to it.
+  for (const node of graph.nodes) {
+    for (const [port, target] of next(node)) {
+      if (target.type === 'approve' && !((node.type === 'acquirer' || node.type === 'route') && port === 'approved')) {
+        problems.push({ param: at(target), message: `Approve node ${target.id} is reached from ${node.id} (${port}) without an authorization; only an acquirer's approved port leads to approve.` });
+      }
+    }
+  }
+
+  reachabilityAndCycles();
+  return problems;
+
+  function reachabilityAndCycles(): void {
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (node: FlowNode, path: string[]): void => {
+      state.set(node.id, 'open');
+      for (const target of next(node).values()) {
+        const s = state.get(target.id);
+        if (s === 'open') {
+          problems.push({ param: at(target), message: `The flow loops: ${[...path.slice(path.indexOf(target.id)), node.id, target.id].join(' -> ')}.` });
+        } else if (s === undefined) {
+          visit(target, [...path, node.id]);
+        }
+      }
+      state.set(node.id, 'done');
+    };
+    visit(triggers[0]!, []);
+    for (const node of graph.nodes) {
+      if (!state.has(node.id)) problems.push({ param: at(node), message: `Node ${node.id} cannot be reached from the trigger.` });
+    }
+  }
+}
+

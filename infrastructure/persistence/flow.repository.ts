@@ -1,0 +1,160 @@
+import { Flow, type FlowPrimitives } from '../../domain/flow/flow';
+import type { FlowGraph, FlowTriggerEvent } from '../../domain/flow/flow-graph';
+import { tenantChangeKey } from '../../domain/ports/change-feed';
+import type { FlowListQuery, FlowRepository, FlowVersion, PublishedFlow } from '../../domain/ports/flow-repository';
+import type { Transaction } from '../../domain/ports/transactor';
+import type { TenantScope } from '../../domain/shared/environment';
+import { announceChange, entityManager } from './mikro-orm-transactor';
+import { sameTenant } from './tenant-guard';
+
+const parse = <T>(doc: unknown): T => (typeof doc === 'string' ? JSON.parse(doc) : doc) as T;
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+
+interface VersionRow {
+  flow_id: string;
+  version: number;
+  trigger_event: FlowTriggerEvent;
+  graph: unknown;
+  account_ids: string[] | string;
+  published_at: unknown;
+}
+
+/** node-postgres parses text[]; PGlite's socket may hand back the literal `{a,b}`. */
+function textArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  return inner ? inner.split(',').map((s) => s.replace(/^"|"$/g, '')) : [];
+}
+
+const toVersion = (r: VersionRow): FlowVersion => ({
+  flowId: r.flow_id,
+  version: Number(r.version),
+  triggerEvent: r.trigger_event,
+  graph: parse<FlowGraph>(r.graph),
+  accountIds: textArray(r.account_ids),
+  publishedAt: iso(r.published_at),
+});
+
+/**
+ * Flows as rows: the aggregate in `doc`, with the columns the queries filter on (status, active, the version in
+ * force) derived from it on every write. Every update announces a change of the tenant's flows, so routing's
+ * memory of the flow in force is dropped in every process.
+ */
+export class SqlFlowRepository implements FlowRepository {
+  async insert(tx: Transaction, flow: Flow): Promise<void> {
+    const f = flow.toPrimitives();
+    await entityManager(tx).execute(
+      `insert into flows (id, organization_id, environment, name, trigger_event, status, active, published_version, doc, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
+      [f.id, f.organizationId, f.environment, f.name, f.triggerEvent, f.status, f.active, f.publishedVersion, JSON.stringify(f), f.createdAt, f.updatedAt],
+    );
+  }
+
+  async update(tx: Transaction, flow: Flow): Promise<void> {
+    const f = flow.toPrimitives();
+    await entityManager(tx).execute(
+      `update flows set name = ?, trigger_event = ?, status = ?, active = ?, published_version = ?, doc = ?::jsonb, updated_at = ?
+       where id = ? and ${sameTenant()}`,
+      [f.name, f.triggerEvent, f.status, f.active, f.publishedVersion, JSON.stringify(f), f.updatedAt, f.id, f.organizationId, f.environment],
+    );
+    // Any write may change what runs (publish, unpublish, another flow taking the trigger); edits are rare.
+    await announceChange(tx, 'flows', tenantChangeKey({ organizationId: f.organizationId, environment: f.environment }));
+  }
+
+  async delete(tx: Transaction, scope: TenantScope, id: string): Promise<void> {
+    await entityManager(tx).execute(`delete from flows where id = ? and ${sameTenant()}`, [id, scope.organizationId, scope.environment]);
+  }
+
+  async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<Flow | null> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from flows where id = ? and ${sameTenant()}${options.forUpdate ? ' for update' : ''}`,
+      [id, scope.organizationId, scope.environment],
+    );
+    return rows[0] ? Flow.fromPrimitives(parse<FlowPrimitives>(rows[0].doc)) : null;
+  }
+
+  async list(tx: Transaction, scope: TenantScope, query: FlowListQuery): Promise<Flow[]> {
+    const params: unknown[] = [scope.organizationId, scope.environment];
+    let where = '';
+    if (query.startingAfter) {
+      where += ' and id < ?';
+      params.push(query.startingAfter);
+    }
+    if (query.status) {
+      where += ' and status = ?';
+      params.push(query.status);
+    }
+    if (query.triggerEvent) {
+      where += ' and trigger_event = ?';
+      params.push(query.triggerEvent);
+    }
+    params.push(query.limit + 1);
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from flows where organization_id = ? and environment = ?${where} order by id desc limit ?`,
+      params,
+    );
+    return rows.map((r) => Flow.fromPrimitives(parse<FlowPrimitives>(r.doc)));
+  }
+
+  async lockTrigger(tx: Transaction, scope: TenantScope, triggerEvent: FlowTriggerEvent): Promise<void> {
+    await entityManager(tx).execute(`select pg_advisory_xact_lock(hashtext(?))`, [`flows:${tenantChangeKey(scope)}:${triggerEvent}`]);
+  }
+
+  async findActive(tx: Transaction, scope: TenantScope, triggerEvent: FlowTriggerEvent, options: { forUpdate?: boolean } = {}): Promise<Flow | null> {
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
+      `select doc from flows where organization_id = ? and environment = ? and trigger_event = ? and active${options.forUpdate ? ' for update' : ''}`,
+      [scope.organizationId, scope.environment, triggerEvent],
+    );
+    return rows[0] ? Flow.fromPrimitives(parse<FlowPrimitives>(rows[0].doc)) : null;
+  }
+
+  async insertVersion(tx: Transaction, scope: TenantScope, v: FlowVersion): Promise<void> {
+    await entityManager(tx).execute(
+      `insert into flow_versions (flow_id, version, organization_id, environment, trigger_event, graph, account_ids, published_at)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?::text[], ?)`,
+      [v.flowId, v.version, scope.organizationId, scope.environment, v.triggerEvent, JSON.stringify(v.graph), toTextArrayLiteral(v.accountIds), v.publishedAt],
+    );
+  }
+
+  async findVersion(tx: Transaction, scope: TenantScope, flowId: string, version: number): Promise<FlowVersion | null> {
+    const rows = await entityManager(tx).execute<VersionRow[]>(
+      `select flow_id, version, trigger_event, graph, account_ids, published_at from flow_versions
+       where flow_id = ? and version = ? and organization_id = ? and environment = ?`,
+      [flowId, version, scope.organizationId, scope.environment],
+    );
+    return rows[0] ? toVersion(rows[0]) : null;
+  }
+
+  async listVersions(tx: Transaction, scope: TenantScope, flowId: string): Promise<FlowVersion[]> {
+    const rows = await entityManager(tx).execute<VersionRow[]>(
+      `select flow_id, version, trigger_event, graph, account_ids, published_at from flow_versions
+       where flow_id = ? and organization_id = ? and environment = ? order by version desc`,
+      [flowId, scope.organizationId, scope.environment],
+    );
+    return rows.map(toVersion);
+  }
+
+  async findPublished(tx: Transaction, scope: TenantScope, selector: { flowId: string } | { triggerEvent: FlowTriggerEvent }): Promise<PublishedFlow | null> {
+    const [filter, value] = 'flowId' in selector ? ['f.id = ?', selector.flowId] : ['f.trigger_event = ? and f.active', selector.triggerEvent];
+    const rows = await entityManager(tx).execute<Array<{ id: string; name: string; version: number; graph: unknown }>>(
+      `select f.id, f.name, v.version, v.graph from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
+       where f.organization_id = ? and f.environment = ? and f.status = 'published' and ${filter}`,
+      [scope.organizationId, scope.environment, value],
+    );
+    const r = rows[0];
+    return r ? { flowId: r.id, name: r.name, version: Number(r.version), graph: parse<FlowGraph>(r.graph) } : null;
+  }
+
+  async publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountId: string): Promise<Array<{ id: string; name: string }>> {
+    return entityManager(tx).execute<Array<{ id: string; name: string }>>(
+      `select f.id, f.name from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
+       where f.organization_id = ? and f.environment = ? and f.status = 'published' and ? = any (v.account_ids) order by f.id`,
+      [scope.organizationId, scope.environment, accountId],
+    );
+  }
+}
+
+/** A text[] literal: ids are our own (ca_...), but quote and escape anyway. */
+function toTextArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
