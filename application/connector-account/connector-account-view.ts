@@ -47,32 +47,32 @@ export async function buildViews(
   accounts: readonly ConnectorAccount[],
   descriptions: Map<string, ConnectorDescription>,
 ): Promise<ConnectorAccountView[]> {
-  const histories = await deps.accounts.healthOf(tx, accounts.map((a) => a.id));
+  const ids = accounts.map((a) => a.id);
+  const histories = await deps.accounts.healthOf(tx, ids);
   const usage = deps.usage();
-  return Promise.all(
-    accounts.map(async (account) => {
-      const s = account.state;
-      const description = descriptions.get(s.connectorSlug);
-      const usedByFlows = usage ? await usage.publishedFlowsUsing(account.scope, account.id) : [];
-      return {
-        object: 'connector_account' as const,
-        id: s.id,
-        connectorSlug: s.connectorSlug,
-        connectorName: description?.name ?? null,
-        kind: s.kind,
-        name: s.name,
-        environment: s.environment,
-        enabled: s.enabled,
-        costBasisPoints: s.costBasisPoints,
-        config: { ...s.config },
-        credentials: credentialFieldViews(description?.credentialSchema ?? {}, s.credentials),
-        effectiveCapabilities: effectiveCapabilities(description),
-        usedByFlows,
-        webhookUrl: webhookUrlOf(deps.publicBaseUrl, account),
-        health: summarizeHealth(histories.get(s.id) ?? EMPTY_HISTORY),
-        createdAt: s.createdAt.toISOString(),
-        updatedAt: s.updatedAt.toISOString(),
-      };
-    }),
-  );
+  const flows = usage && accounts.length ? await usage.publishedFlowsUsing(tx, accounts[0]!.scope, ids) : new Map<string, Array<{ id: string; name: string }>>();
+  return accounts.map((account) => {
+    const s = account.state;
+    const description = descriptions.get(s.connectorSlug);
+    const usedByFlows = flows.get(s.id) ?? [];
+    return {
+      object: 'connector_account' as const,
+      id: s.id,
+      connectorSlug: s.connectorSlug,
+      connectorName: description?.name ?? null,
+      kind: s.kind,
+      name: s.name,
+      environment: s.environment,
+      enabled: s.enabled,
+      costBasisPoints: s.costBasisPoints,
+      config: { ...s.config },
+      credentials: credentialFieldViews(description?.credentialSchema ?? {}, s.credentials),
+      effectiveCapabilities: effectiveCapabilities(description),
+      usedByFlows,
+      webhookUrl: webhookUrlOf(deps.publicBaseUrl, account),
+      health: summarizeHealth(histories.get(s.id) ?? EMPTY_HISTORY),
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+    };
+  });
 }

@@ -11,17 +11,18 @@ export class DeleteConnectorAccount {
 
   async execute(scope: TenantScope, id: string): Promise<{ object: 'connector_account'; id: string; deleted: true }> {
     const { deps } = this;
-    const flows = (await deps.usage()?.publishedFlowsUsing(scope, id)) ?? [];
-    if (flows.length > 0) {
-      throw new DomainError(
-        'connector_account_in_use',
-        `The account is used by published flows (${flows.map((f) => f.id).join(', ')}); disable it instead, or publish flows without it first.`,
-        { flows },
-      );
-    }
     await deps.transactor.run(async (tx) => {
       const account = await deps.accounts.findById(tx, scope, id, { forUpdate: true });
       if (!account) throw new NotFoundError('connector account', id);
+      // Checked under the row lock: a publish citing the account holds it shared until it commits, so it is seen.
+      const flows = (await deps.usage()?.publishedFlowsUsing(tx, scope, [id]))?.get(id) ?? [];
+      if (flows.length > 0) {
+        throw new DomainError(
+          'connector_account_in_use',
+          `The account is used by published flows (${flows.map((f) => f.id).join(', ')}); disable it instead, or publish flows without it first.`,
+          { flows },
+        );
+      }
       account.markDeleted(deps.clock.now());
       await deps.accounts.update(tx, account);
     });

@@ -1,6 +1,5 @@
 import type { ChangeFeed } from '../../domain/ports/change-feed';
 import type { Clock } from '../../domain/ports/clock';
-import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
 import type { FlowRepository } from '../../domain/ports/flow-repository';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { Transactor } from '../../domain/ports/transactor';
@@ -9,8 +8,6 @@ import type { Transactor } from '../../domain/ports/transactor';
 export interface FlowDeps {
   readonly transactor: Transactor;
   readonly flows: FlowRepository;
-  /** The environment's connector accounts, which publishing checks the graph's accounts against. */
-  readonly accounts: () => ConnectorAccountDirectory;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** When given, routing keeps each environment's flow in force in memory until a flow of it changes. */

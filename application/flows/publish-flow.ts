@@ -1,4 +1,4 @@
-import { accountIdsOf, publishProblems, type AccountFacts } from '../../domain/flow/publish-check';
+import { accountIdsOf, publishProblems } from '../../domain/flow/publish-check';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { FlowDeps } from './flow-deps';
@@ -15,7 +15,6 @@ export class PublishFlow {
   constructor(private readonly deps: FlowDeps) {}
 
   async execute(scope: TenantScope, id: string, input: { version?: number } = {}) {
-    const accounts = new Map<string, AccountFacts>((await this.deps.accounts().list(scope)).map((a) => [a.id, { kind: a.kind }]));
     return this.deps.transactor.run(async (tx) => {
       const flow = await this.deps.flows.find(tx, scope, id, { forUpdate: true });
       if (!flow) throw new NotFoundError('flow', id);
@@ -28,6 +27,7 @@ export class PublishFlow {
         throw new DomainError('validation_failed', `Flow ${id} has no version ${input.version}.`, { param: 'body.version' });
       }
       const graph = named?.graph ?? draft.graph;
+      const accounts = await this.deps.flows.holdAccounts(tx, scope, accountIdsOf(graph));
       const problems = publishProblems(graph, draft.triggerEvent, accounts);
       if (problems.length) {
         const more = problems.length > 1 ? ` (and ${problems.length - 1} more, in details)` : '';

@@ -2,6 +2,7 @@ import { tenantChangeKey } from '../../domain/ports/change-feed';
 import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
 import type { FlowRepository, PublishedFlow } from '../../domain/ports/flow-repository';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
+import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { ChangeAwareCache } from '../shared/change-aware-cache';
 import type { FlowDeps } from './flow-deps';
@@ -27,8 +28,7 @@ export class PublishedFlows implements PaymentFlows, ConnectorAccountUsage {
     return this.activeMemory ? this.activeMemory.get(tenantChangeKey(scope), read) : read();
   }
 
-  async publishedFlowsUsing(scope: { organizationId: string; environment: string }, accountId: string): Promise<Array<{ id: string; name: string }>> {
-    const tenant = scope as TenantScope;
-    return this.deps.transactor.read((tx) => this.flows.publishedFlowsUsing(tx, tenant, accountId));
+  publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>> {
+    return this.flows.publishedFlowsUsing(tx, scope, accountIds);
   }
 }

@@ -62,7 +62,8 @@ const LISTS = new Set(['in', 'not_in']);
 
 function fieldKind(field: string): FieldKind | 'any' | null {
   if (/^(metadata|variables)\.[A-Za-z0-9_.-]{1,64}$/.test(field)) return 'any';
-  return FLOW_RULE_FIELDS.find((f) => f.field === field)?.kind ?? null;
+  // `metadata.<key>` and `variables.<name>` are placeholders in the list, not fields.
+  return FLOW_RULE_FIELDS.find((f) => f.field === field && f.kind !== 'any')?.kind ?? null;
 }
 
 const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
@@ -86,12 +87,19 @@ export function ruleProblem(rule: unknown): string | null {
   if (LISTS.has(operator)) {
     return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number') ? null : `${operator} needs a non-empty list of strings or numbers`;
   }
-  if (operator === 'starts_with') return typeof value === 'string' ? null : 'starts_with needs a string';
+  if (operator === 'starts_with') {
+    if (kind !== 'string' && kind !== 'any') return `${field} is not text`;
+    return typeof value === 'string' ? null : 'starts_with needs a string';
+  }
   return isScalar(value) ? null : `${operator} needs a string, number or boolean`;
 }
 
 function factOf(field: string, facts: FlowPaymentFacts, variables: ReadonlyMap<string, FactValue>): FactValue | undefined {
-  if (field.startsWith('metadata.')) return facts.metadata[field.slice('metadata.'.length)];
+  if (field.startsWith('metadata.')) {
+    // Own keys only: `metadata.constructor` must not find Object.prototype's.
+    const key = field.slice('metadata.'.length);
+    return Object.hasOwn(facts.metadata, key) ? facts.metadata[key] : undefined;
+  }
   if (field.startsWith('variables.')) return variables.get(field.slice('variables.'.length));
   switch (field) {
     case 'card.brand':

@@ -104,14 +104,14 @@ export class Flow {
   /** PATCH: name and description always; the graph is the draft; the trigger only before the first publish. */
   edit(changes: Partial<Pick<FlowDraftFields, 'name' | 'description' | 'graph' | 'triggerEvent'>>, now: Date): void {
     transition('flow', FLOW_TRANSITIONS, this.state.status, 'edit');
-    if (changes.triggerEvent !== undefined && changes.triggerEvent !== this.state.triggerEvent) {
-      if (this.state.latestVersion > 0) {
-        throw new DomainError('invalid_state', 'The trigger event of a flow that was published cannot change; create another flow.', { param: 'body.triggerEvent' });
-      }
-      this.state.triggerEvent = changes.triggerEvent;
+    // Every check before any change: a refused edit leaves the flow as it was.
+    const triggerChanges = changes.triggerEvent !== undefined && changes.triggerEvent !== this.state.triggerEvent;
+    if (triggerChanges && this.state.latestVersion > 0) {
+      throw new DomainError('invalid_state', 'The trigger event of a flow that was published cannot change; create another flow.', { param: 'body.triggerEvent' });
     }
+    if (changes.graph !== undefined) assertStorable(changes.graph);
+    if (triggerChanges) this.state.triggerEvent = changes.triggerEvent!;
     if (changes.graph !== undefined) {
-      assertStorable(changes.graph);
       this.state.graph = changes.graph;
       this.state.draftVersion = null;
     }
@@ -126,7 +126,7 @@ export class Flow {
    */
   publish(input: { version?: number; draftMatchesLatest: boolean; now: Date }): { version: number; created: boolean } {
     const s = this.state;
-    s.status = transition('flow', FLOW_TRANSITIONS, s.status, 'publish');
+    const status = transition('flow', FLOW_TRANSITIONS, s.status, 'publish');
     let version: number;
     let created = false;
     if (input.version !== undefined) {
@@ -142,6 +142,7 @@ export class Flow {
       s.draftVersion = version;
       created = true;
     }
+    s.status = status;
     s.publishedVersion = version;
     s.active = true;
     s.publishedAt = input.now.toISOString();

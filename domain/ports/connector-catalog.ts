@@ -1,5 +1,7 @@
 import type { AcquirerGateway, SandboxChargeSimulator } from './acquirer-gateway';
 import type { AntifraudGateway } from './antifraud-gateway';
+import type { Transaction } from './transactor';
+import type { TenantScope } from '../shared/environment';
 import type { ConnectorDescription, VerifyCredentialsInput, VerifyCredentialsOutput } from './connector-description';
 
 /**
@@ -22,9 +24,10 @@ export interface ConnectorCatalog {
   sandboxSimulator(slug: string): SandboxChargeSimulator;
 }
 
-/** Published flows that cite an account (provided by the flows capability; none until it exists). */
+/** Published flows that cite accounts (provided by the flows capability). */
 export interface ConnectorAccountUsage {
-  publishedFlowsUsing(scope: { organizationId: string; environment: string }, accountId: string): Promise<Array<{ id: string; name: string }>>;
+  /** By account id (accounts no published flow cites are absent); read in the caller's unit of work. */
+  publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>>;
 }
 
 /** Validates a value against a connector's JSON Schema; returns one entry per violation, empty when valid. */

@@ -1,4 +1,5 @@
 import type { Flow } from '../flow/flow';
+import type { AccountFacts } from '../flow/publish-check';
 import type { FlowGraph, FlowTriggerEvent } from '../flow/flow-graph';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
@@ -49,6 +50,11 @@ export interface FlowRepository {
   listVersions(tx: Transaction, scope: TenantScope, flowId: string): Promise<FlowVersion[]>;
   /** The version in force of a published flow: the one named, or the environment's active one for the trigger. */
   findPublished(tx: Transaction, scope: TenantScope, selector: { flowId: string } | { triggerEvent: FlowTriggerEvent }): Promise<PublishedFlow | null>;
-  /** Published flows whose version in force names the account. */
-  publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountId: string): Promise<Array<{ id: string; name: string }>>;
+  /** Published flows whose version in force names each account, by account id (absent: none). */
+  publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>>;
+  /**
+   * The named connector accounts that exist in the environment, with their kind, held against deletion until the
+   * transaction ends (a deletion checks usedByFlows under the account's row lock, so it waits for this publish).
+   */
+  holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, AccountFacts>>;
 }

@@ -1,7 +1,7 @@
 /**
  * The flows capability: drafts, published versions and the active flow per trigger event (contract.md 4).
  * Provides services `paymentFlows` (the flow a payment runs) and `connectorAccountUsage` (usedByFlows and the
- * connector-account deletion rule); uses `connectorAccounts` to check the accounts a graph names.
+ * connector-account deletion rule).
  */
 import type { FlowDeps } from '../../application/flows/flow-deps';
 import { CreateFlow } from '../../application/flows/create-flow';
@@ -9,7 +9,6 @@ import { PublishFlow, UnpublishFlow } from '../../application/flows/publish-flow
 import { PublishedFlows } from '../../application/flows/published-flows';
 import { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '../../application/flows/read-flows';
 import { DeleteFlow, UpdateFlow } from '../../application/flows/update-flow';
-import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
 import { flowRoutes } from '../../edge/routes/flow.routes';
 import { SqlFlowRepository } from '../persistence/flow.repository';
 import type { Core } from './core';
@@ -21,7 +20,6 @@ export const FLOWS_MODULE: ModuleDefinition = {
     const deps: FlowDeps = {
       transactor: core.transactor,
       flows: new SqlFlowRepository(),
-      accounts: core.services.lazy<ConnectorAccountDirectory>('connectorAccounts'),
       clock: core.clock,
       ids: core.ids,
       changes: core.changes,

@@ -1,5 +1,6 @@
 import { Flow, type FlowPrimitives } from '../../domain/flow/flow';
 import type { FlowGraph, FlowTriggerEvent } from '../../domain/flow/flow-graph';
+import type { AccountFacts } from '../../domain/flow/publish-check';
 import { tenantChangeKey } from '../../domain/ports/change-feed';
 import type { FlowListQuery, FlowRepository, FlowVersion, PublishedFlow } from '../../domain/ports/flow-repository';
 import type { Transaction } from '../../domain/ports/transactor';
@@ -145,12 +146,30 @@ export class SqlFlowRepository implements FlowRepository {
     return r ? { flowId: r.id, name: r.name, version: Number(r.version), graph: parse<FlowGraph>(r.graph) } : null;
   }
 
-  async publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountId: string): Promise<Array<{ id: string; name: string }>> {
-    return entityManager(tx).execute<Array<{ id: string; name: string }>>(
-      `select f.id, f.name from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
-       where f.organization_id = ? and f.environment = ? and f.status = 'published' and ? = any (v.account_ids) order by f.id`,
-      [scope.organizationId, scope.environment, accountId],
+  async publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>> {
+    const used = new Map<string, Array<{ id: string; name: string }>>();
+    if (accountIds.length === 0) return used;
+    const rows = await entityManager(tx).execute<Array<{ account_id: string; id: string; name: string }>>(
+      `select cited.account_id, f.id, f.name
+       from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
+       cross join lateral unnest(v.account_ids) as cited (account_id)
+       where f.organization_id = ? and f.environment = ? and f.status = 'published' and cited.account_id = any (?::text[])
+       order by f.id`,
+      [scope.organizationId, scope.environment, toTextArrayLiteral(accountIds)],
     );
+    for (const r of rows) used.set(r.account_id, [...(used.get(r.account_id) ?? []), { id: r.id, name: r.name }]);
+    return used;
+  }
+
+  async holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, AccountFacts>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await entityManager(tx).execute<Array<{ id: string; kind: AccountFacts['kind'] }>>(
+      `select id, kind from connector_accounts
+       where organization_id = ? and environment = ? and deleted_at is null and id = any (?::text[])
+       order by id for share`,
+      [scope.organizationId, scope.environment, toTextArrayLiteral(accountIds)],
+    );
+    return new Map(rows.map((r) => [r.id, { kind: r.kind }]));
   }
 }
 

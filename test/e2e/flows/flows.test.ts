@@ -503,4 +503,30 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(rollback.status).to.equal(422);
     });
   });
+
+  describe('with one database connection, as embedded mode (make run) has', () => {
+    it('account reads and writes, publishing and deletion never wait for a second connection', async () => {
+      const single = await startTestService({
+        joining: service,
+        transport: 'in-process',
+        workers: false,
+        config: { connectorDeadlineMs: DEADLINE_MS, databasePoolSize: 1 },
+        modules: [IDENTITY_MODULE, CONNECTORS_MODULE, FLOWS_MODULE, paymentsModule()],
+      });
+      try {
+        const m = await service.merchant('One connection');
+        const client = single.client(m.sandboxKey);
+        const a = await createAccount(client, 'a', 10);
+        const f = await createFlow(client, { graph: fallbackGraph(a, a) });
+        await publish(client, f.id);
+        expect((await client.get(`/v1/connector-accounts/${a}`)).body.usedByFlows).to.have.length(1);
+        expect((await client.get('/v1/connector-accounts')).body.data[0].usedByFlows).to.have.length(1);
+        expect((await client.patch(`/v1/connector-accounts/${a}`, { name: 'renamed' })).body.usedByFlows).to.have.length(1);
+        expect((await client.delete(`/v1/connector-accounts/${a}`)).status).to.equal(409);
+        expect((await client.post('/v1/payments', { amount: 900, card: card() })).body.connectorAccountId).to.equal(a);
+      } finally {
+        await single.stop();
+      }
+    });
+  });
 });

@@ -93,7 +93,7 @@ describe('connector account use cases (fakes, no I/O)', () => {
     it('is refused while a published flow cites the account', async () => {
       const { deps, accounts, usage } = connectorAccountDeps();
       const created = await new CreateConnectorAccount(deps).execute(input());
-      usage.current = { publishedFlowsUsing: async () => [{ id: 'flow_1', name: 'Main flow' }] };
+      usage.current = { publishedFlowsUsing: async (_tx, _scope, ids) => new Map(ids.map((id) => [id, [{ id: 'flow_1', name: 'Main flow' }]])) };
       await expect(new DeleteConnectorAccount(deps).execute(scope, created.id))
         .to.be.rejected.and.eventually.include({ code: 'connector_account_in_use' });
       expect(accounts.rows.get(created.id)!.state.deletedAt).to.equal(null);
