@@ -5,6 +5,7 @@ import { RecoveryFaults } from '../../support/recovery-faults';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
+import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { RecoverStuckPayments } from '../../../application/payments/recover-stuck-payments';
 
@@ -27,6 +28,7 @@ async function startHarness(scanIntervalMs: number): Promise<Harness> {
     modules: [
       IDENTITY_MODULE,
       CONNECTORS_MODULE,
+      FLOWS_MODULE,
       paymentsModule({ decorateConnectors: faults.decorate, recoveryGraceMs: GRACE_MS, recoveryScanIntervalMs: scanIntervalMs, expiryScanIntervalMs: 3_600_000 }),
     ],
   });
@@ -175,6 +177,45 @@ describe('payment recovery: a crash between the two transactions of POST /v1/pay
     ]);
     expect(view.attempts[0].id).to.equal(call.key);
     expect(h.faults.calls.filter((c) => c.key === view.attempts[1].id)).to.have.length(1);
+    expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.captured']);
+    release();
+  });
+
+  it("a payment routed by a published flow: the worker follows the flow's fallback order, not the accounts' cost, and records its steps", async () => {
+    const merchant = await h.service.merchant('Crash in a flow');
+    await account(merchant.sandbox, 'cheapest', 10); // direct routing would pick it; the flow never names it
+    const first = await account(merchant.sandbox, 'first', 900);
+    const second = await account(merchant.sandbox, 'second', 500);
+    h.faults.failing.add(first);
+    const at = { x: 0, y: 0 };
+    const graph = {
+      nodes: [
+        { id: 'trigger', type: 'trigger', position: at },
+        { id: 'main', type: 'acquirer', position: at, data: { connectorAccountId: first } },
+        { id: 'backup', type: 'acquirer', position: at, data: { connectorAccountId: second } },
+        { id: 'approve', type: 'approve', position: at },
+      ],
+      edges: [
+        { source: 'trigger', target: 'main' },
+        { source: 'main', target: 'backup', sourcePort: 'error' },
+        { source: 'main', target: 'approve', sourcePort: 'approved' },
+        { source: 'backup', target: 'approve', sourcePort: 'approved' },
+      ],
+    };
+    const flow = await merchant.sandbox.post('/v1/flows', { name: 'Crash routing', graph });
+    expect((await merchant.sandbox.post(`/v1/flows/${flow.body.id}/publish`, {})).status).to.equal(200);
+
+    const { call, release } = await crashDuring(merchant, { amount: 6_500, card: { token: 'tok_sandbox_approved', brand: 'visa' } });
+    expect(call.accountId).to.equal(first);
+    h.clock.advance(GRACE_MS + 1);
+    expect(await recovery.run()).to.equal(1);
+    const view = (await merchant.sandbox.get(`/v1/payments/${call.paymentId}`)).body;
+    expect(view).to.include({ status: 'captured', connectorAccountId: second });
+    expect(view.attempts.map((a: any) => [a.connectorAccountId, a.outcome])).to.deep.equal([
+      [first, 'technical_failure'],
+      [second, 'approved'],
+    ]);
+    expect(view.flowExecution.steps.map((s: any) => [s.nodeId, s.port])).to.deep.equal([['trigger', 'next'], ['main', 'error'], ['backup', 'approved'], ['approve', null]]);
     expect(await eventTypes(call.paymentId)).to.deep.equal(['payment.captured']);
     release();
   });
