@@ -80,7 +80,8 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
 }
 
 /**
- * Creates and processes a card payment with a vault token or a saved card, by direct routing.
+ * Creates and processes a card payment with a vault token or a saved card, routed by the published flow named
+ * in flowId or active in the environment (docs/flows.md), else directly; both give a ranked fallback list.
  * tx1 saves the payment in processing (and counts live usage); each account of the ranked list is then tried
  * outside any transaction, with the attempt id as idempotency key and the gateway's deadline; technical
  * failures and timeouts fall back to the next account, an issuer answer ends routing; tx2 records the attempts,
