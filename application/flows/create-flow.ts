@@ -1,6 +1,7 @@
 import { Flow } from '../../domain/flow/flow';
 import type { FlowGraph, FlowTriggerEvent } from '../../domain/flow/flow-graph';
 import { flowTemplate } from '../../domain/flow/flow-templates';
+import { cloneJson } from '../../domain/shared/clone-json';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { FlowDeps } from './flow-deps';
@@ -36,7 +37,7 @@ export class CreateFlow {
       description: command.description ?? null,
       triggerEvent: command.triggerEvent ?? template?.triggerEvent ?? 'payment.authorization_requested',
       template: template?.id ?? null,
-      graph: structuredClone(command.graph ?? template?.graph ?? EMPTY_GRAPH),
+      graph: cloneJson(command.graph ?? template?.graph ?? EMPTY_GRAPH),
       now: this.deps.clock.now(),
     });
     await this.deps.transactor.run((tx) => this.deps.flows.insert(tx, flow));

@@ -6,6 +6,7 @@
  * payments may run (the active one by default, any published one by `flowId`), so it cannot be deleted
  * before it is unpublished.
  */
+import { cloneJson } from '../shared/clone-json';
 import { DomainError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
 import { transition, type TransitionTable } from '../shared/state-machine';
@@ -98,7 +99,7 @@ export class Flow {
   }
 
   toPrimitives(): FlowPrimitives {
-    return structuredClone(this.state);
+    return cloneJson(this.state);
   }
 
   /** PATCH: name and description always; the graph is the draft; the trigger only before the first publish. */

@@ -1,4 +1,4 @@
-import type { Environment } from '../../domain/shared/environment';
+import type { Environment, TenantScope } from '../../domain/shared/environment';
 
 /** Who is calling, resolved from the bearer credential. Every handler scopes its work by these fields. */
 export interface Principal {
@@ -19,3 +19,8 @@ export interface Principal {
  * `Service-Environment`).
  */
 export type BearerAuthenticator = (token: string, headers: Readonly<Record<string, string | string[] | undefined>>) => Promise<Principal | null>;
+
+/** The organization and environment a merchant route works in (routes with auth `merchant` always have a principal). */
+export function tenantScopeOf(principal: Principal | null | undefined): TenantScope {
+  return { organizationId: principal!.organizationId, environment: principal!.environment };
+}

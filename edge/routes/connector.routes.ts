@@ -1,12 +1,12 @@
 import type { ConnectorDescription } from '../../domain/ports/connector-description';
-import type { TenantScope } from '../../domain/shared/environment';
 import type { ListConnectorCatalog } from '../../application/connector-account/list-connector-catalog';
 import type { CreateConnectorAccount } from '../../application/connector-account/create-connector-account';
 import type { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
 import type { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
 import type { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
 import type { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
-import { defineRoute, type ApiRequest, type RouteDefinition } from '../http/route';
+import { tenantScopeOf } from '../http/principal';
+import { defineRoute, type RouteDefinition } from '../http/route';
 import {
   ACCOUNT_LIST_QUERY,
   ACCOUNT_RESPONSE,
@@ -30,11 +30,6 @@ export interface ConnectorUseCases {
 }
 
 const TAG = 'Connectors';
-
-function scopeOf(request: ApiRequest): TenantScope {
-  const principal = request.principal!;
-  return { organizationId: principal.organizationId, environment: principal.environment };
-}
 
 /** The catalog entry as the API shows it (contract.md 7): schemas as JSON objects, never proto JSON. */
 export function catalogEntryJson(d: ConnectorDescription) {
@@ -80,7 +75,7 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       summary: "Connector accounts of the credential's environment; capability filters on effectiveCapabilities",
       query: ACCOUNT_LIST_QUERY, successStatus: 200,
       response: { type: 'object', properties: { object: { type: 'string' }, data: { type: 'array', items: ACCOUNT_RESPONSE }, hasMore: { type: 'boolean' } } },
-      handler: async (request) => ({ body: list(await useCases.list.execute(scopeOf(request), request.query as { capability?: string })) }),
+      handler: async (request) => ({ body: list(await useCases.list.execute(tenantScopeOf(request.principal), request.query as { capability?: string })) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/connector-accounts', operationId: 'createConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
@@ -92,7 +87,7 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
           costBasisPoints?: number | null; enabled: boolean; verify: boolean;
         };
         const view = await useCases.create.execute({
-          scope: scopeOf(request),
+          scope: tenantScopeOf(request.principal),
           connectorSlug: b.connectorSlug,
           name: b.name,
           credentials: b.credentials,
@@ -108,26 +103,26 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       method: 'get', path: '/v1/connector-accounts/:id', operationId: 'getConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:read'],
       summary: 'One connector account with usedByFlows, health and webhookUrl (another environment answers 404)',
       successStatus: 200, response: ACCOUNT_RESPONSE,
-      handler: async (request) => ({ body: await useCases.get.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.get.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'patch', path: '/v1/connector-accounts/:id', operationId: 'updateConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
       summary: 'Update a connector account; omitted or empty credentials keep their value, config merges, a changed credential clears the health',
       body: UPDATE_ACCOUNT_BODY, successStatus: 200, response: ACCOUNT_RESPONSE,
-      handler: async (request) => ({ body: await useCases.update.execute(scopeOf(request), request.params.id!, request.body) }),
+      handler: async (request) => ({ body: await useCases.update.execute(tenantScopeOf(request.principal), request.params.id!, request.body) }),
     }),
     defineRoute({
       method: 'delete', path: '/v1/connector-accounts/:id', operationId: 'deleteConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
       summary: 'Delete a connector account (409 while a published flow uses it; disable it to take a partner offline at once)',
       successStatus: 200,
-      handler: async (request) => ({ body: await useCases.remove.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.remove.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/connector-accounts/:id/verify', operationId: 'verifyConnectorAccount', tag: TAG, auth: 'merchant',
       scopes: ['connectors:write'],
       summary: "Test the account's stored credentials at the partner and update its displayed health",
       successStatus: 201, response: VERIFICATION_RESPONSE,
-      handler: async (request) => ({ body: await useCases.verifyAccount.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.verifyAccount.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];
 }

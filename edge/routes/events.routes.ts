@@ -1,12 +1,10 @@
 import { NotFoundError } from '../../domain/shared/domain-error';
-import type { TenantScope } from '../../domain/shared/environment';
 import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
-import type { Principal } from '../http/principal';
+import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { eventView } from './webhooks.mappers';
 
-const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The event log (spec: Event log). Deliveries are shown only to credentials that also hold webhooks:read. */
@@ -28,7 +26,7 @@ export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
         },
       },
       handler: async (request) => {
-        const scope = scopeOf(request.principal);
+        const scope = tenantScopeOf(request.principal);
         const q = request.query as Record<string, string | number | undefined>;
         const limit = Number(q.limit);
         const rows = await readModel.listEvents(scope, {
@@ -53,7 +51,7 @@ export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
       method: 'get', path: '/v1/events/:id', operationId: 'getEvent', tag: 'Events', auth: 'merchant', scopes: ['events:read'],
       successStatus: 200, summary: 'One event; with webhooks:read also each delivery per endpoint (removed endpoints flagged)',
       handler: async (request) => {
-        const scope = scopeOf(request.principal);
+        const scope = tenantScopeOf(request.principal);
         const row = await readModel.event(scope, request.params.id);
         if (!row) throw new NotFoundError('event', request.params.id);
         if (!request.principal!.scopes.has('webhooks:read')) return { body: eventView(row) };

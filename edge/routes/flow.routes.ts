@@ -3,8 +3,8 @@ import type { PublishFlow, UnpublishFlow } from '../../application/flows/publish
 import type { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '../../application/flows/read-flows';
 import type { DeleteFlow, UpdateFlow } from '../../application/flows/update-flow';
 import type { FlowEdge, FlowGraph, FlowNode, FlowTriggerEvent } from '../../domain/flow/flow-graph';
-import type { TenantScope } from '../../domain/shared/environment';
-import { defineRoute, type ApiRequest, type RouteDefinition } from '../http/route';
+import { tenantScopeOf } from '../http/principal';
+import { defineRoute, type RouteDefinition } from '../http/route';
 import { CREATE_FLOW_BODY, FLOW_RESPONSE, FLOW_VERSION_RESPONSE, LIST_FLOWS_QUERY, PUBLISH_FLOW_BODY, UPDATE_FLOW_BODY } from './flow.schemas';
 
 export interface FlowUseCases {
@@ -20,11 +20,6 @@ export interface FlowUseCases {
 }
 
 const TAG = 'Flows';
-
-function scopeOf(request: ApiRequest): TenantScope {
-  const principal = request.principal!;
-  return { organizationId: principal.organizationId, environment: principal.environment };
-}
 
 type GraphBody = { nodes: FlowNode[]; edges?: Array<Omit<FlowEdge, 'id'> & { id?: string }> };
 
@@ -50,7 +45,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/flows', operationId: 'listFlows', tag: TAG, auth: 'merchant', scopes: ['flows:read'],
       summary: 'Flows of the environment, newest first', query: LIST_FLOWS_QUERY, successStatus: 200, response: listOf(FLOW_RESPONSE),
-      handler: async (request) => ({ body: await useCases.list.execute(scopeOf(request), request.query as Parameters<ListFlows['execute']>[1]) }),
+      handler: async (request) => ({ body: await useCases.list.execute(tenantScopeOf(request.principal), request.query as Parameters<ListFlows['execute']>[1]) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/flows', operationId: 'createFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
@@ -61,7 +56,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
         const graph = toGraph(b.graph);
         return {
           body: await useCases.create.execute({
-            scope: scopeOf(request), name: b.name, description: b.description ?? null,
+            scope: tenantScopeOf(request.principal), name: b.name, description: b.description ?? null,
             ...(b.triggerEvent ? { triggerEvent: b.triggerEvent } : {}), ...(b.template ? { template: b.template } : {}), ...(graph ? { graph } : {}),
           }),
         };
@@ -70,7 +65,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/flows/:id', operationId: 'getFlow', tag: TAG, auth: 'merchant', scopes: ['flows:read'],
       summary: 'One flow: its draft graph, status, the version in force and whether it is the active flow', successStatus: 200, response: FLOW_RESPONSE,
-      handler: async (request) => ({ body: await useCases.get.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.get.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'patch', path: '/v1/flows/:id', operationId: 'updateFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
@@ -80,31 +75,31 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
         const b = request.body as { name?: string; description?: string | null; triggerEvent?: FlowTriggerEvent; graph?: GraphBody };
         const graph = toGraph(b.graph);
         const { graph: _graph, ...rest } = b;
-        return { body: await useCases.update.execute(scopeOf(request), request.params.id!, { ...rest, ...(graph ? { graph } : {}) }) };
+        return { body: await useCases.update.execute(tenantScopeOf(request.principal), request.params.id!, { ...rest, ...(graph ? { graph } : {}) }) };
       },
     }),
     defineRoute({
       method: 'delete', path: '/v1/flows/:id', operationId: 'deleteFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
       summary: 'Delete a draft flow and its stored versions (409 while published: unpublish it first)', successStatus: 200,
-      handler: async (request) => ({ body: await useCases.remove.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.remove.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/flows/:id/publish', operationId: 'publishFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
       summary: "Validate and publish the draft as a new version (or re-publish a stored version) and make it the environment's active flow for its trigger event",
       description: 'A graph that cannot run is refused with 422 validation_failed and every fault in details. The flow active before stays published (payments may name it by flowId) but is no longer the default.',
       body: PUBLISH_FLOW_BODY, successStatus: 200, response: FLOW_RESPONSE,
-      handler: async (request) => ({ body: await useCases.publish.execute(scopeOf(request), request.params.id!, request.body as { version?: number }) }),
+      handler: async (request) => ({ body: await useCases.publish.execute(tenantScopeOf(request.principal), request.params.id!, request.body as { version?: number }) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/flows/:id/unpublish', operationId: 'unpublishFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
       summary: 'Stop running a published flow (back to draft; its versions are kept); without an active flow payments are routed directly',
       successStatus: 200, response: FLOW_RESPONSE,
-      handler: async (request) => ({ body: await useCases.unpublish.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.unpublish.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'get', path: '/v1/flows/:id/versions', operationId: 'listFlowVersions', tag: TAG, auth: 'merchant', scopes: ['flows:read'],
       summary: 'The published versions kept, newest first, and which one is in force', successStatus: 200, response: listOf(FLOW_VERSION_RESPONSE),
-      handler: async (request) => ({ body: await useCases.versions.execute(scopeOf(request), request.params.id!) }),
+      handler: async (request) => ({ body: await useCases.versions.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];
 }

@@ -8,8 +8,7 @@ import type { PaymentSummary } from '../../application/payments/payment-summary'
 import type { RefundPayment } from '../../application/payments/refund-payment';
 import type { VoidPayment } from '../../application/payments/void-payment';
 import { DomainError } from '../../domain/shared/domain-error';
-import type { TenantScope } from '../../domain/shared/environment';
-import type { Principal } from '../http/principal';
+import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import {
   SENSITIVE_CARD_FIELDS,
@@ -43,7 +42,6 @@ export interface PaymentRouteDeps {
   readonly paymentMethods: ManagePaymentMethods;
 }
 
-const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
 
 /** Refuses card numbers and security codes anywhere the schema lets them reach (spec, Authentication 8). */
 /**
@@ -156,7 +154,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
           throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
         }
         const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, splitRemainderRecipientId: _r, fraudAnalysis: _f, methodType: _m, ...rest } = body;
-        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: scopeOf(request.principal) };
+        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal) };
         return { body: await deps.create.execute(command) };
       },
     }),
@@ -167,7 +165,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         const q = request.query as Record<string, any>;
         return {
           body: await deps.list.execute({
-            scope: scopeOf(request.principal),
+            scope: tenantScopeOf(request.principal),
             query: {
               limit: q.limit,
               startingAfter: q.startingAfter,
@@ -194,20 +192,20 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       summary: 'Payment figures for a period, the previous period, a series and per connector account', successStatus: 200, query: summaryQuery,
       handler: async (request) => {
         const q = request.query as { from?: string; to?: string };
-        return { body: await deps.summary.execute({ scope: scopeOf(request.principal), from: date(q.from), to: date(q.to) }) };
+        return { body: await deps.summary.execute({ scope: tenantScopeOf(request.principal), from: date(q.from), to: date(q.to) }) };
       },
     }),
     defineRoute({
       method: 'get', path: '/v1/payments/:id', operationId: 'getPayment', response: paymentViewResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
       summary: 'Full payment view (attempts, operations, refunds, timeline, allowed actions)', successStatus: 200,
-      handler: async (request) => ({ body: await deps.get.execute({ scope: scopeOf(request.principal), paymentId: request.params.id! }) }),
+      handler: async (request) => ({ body: await deps.get.execute({ scope: tenantScopeOf(request.principal), paymentId: request.params.id! }) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/payments/:id/capture', operationId: 'capturePayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Capture all or part of a manual-capture authorization', successStatus: 201, idempotent: true, body: captureBody,
       handler: async (request) => ({
         body: await deps.capture.execute({
-          scope: scopeOf(request.principal),
+          scope: tenantScopeOf(request.principal),
           paymentId: request.params.id!,
           amount: (request.body as { amount?: number } | undefined)?.amount,
           ...idempotencyKeyOf(request),
@@ -219,7 +217,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       summary: 'Void an authorized, uncaptured card payment', successStatus: 201, idempotent: true, body: voidBody,
       handler: async (request) => ({
         body: await deps.void.execute({
-          scope: scopeOf(request.principal),
+          scope: tenantScopeOf(request.principal),
           paymentId: request.params.id!,
           reason: (request.body as { reason?: string } | undefined)?.reason,
           ...idempotencyKeyOf(request),
@@ -231,34 +229,34 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       summary: 'Refund all or part of the captured amount (several partial refunds allowed)', successStatus: 201, idempotent: true, body: refundBody,
       handler: async (request) => {
         const body = (request.body ?? {}) as { amount?: number; reason?: string; metadata?: Record<string, unknown> };
-        return { body: await deps.refund.execute({ scope: scopeOf(request.principal), paymentId: request.params.id!, ...body, ...idempotencyKeyOf(request) }) };
+        return { body: await deps.refund.execute({ scope: tenantScopeOf(request.principal), paymentId: request.params.id!, ...body, ...idempotencyKeyOf(request) }) };
       },
     }),
 
     defineRoute({
       method: 'post', path: '/v1/customers', operationId: 'createCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Create a customer', successStatus: 201, idempotent: true, body: createCustomerBody,
-      handler: async (request) => ({ body: await deps.customers.create(scopeOf(request.principal), request.body) }),
+      handler: async (request) => ({ body: await deps.customers.create(tenantScopeOf(request.principal), request.body) }),
     }),
     defineRoute({
       method: 'get', path: '/v1/customers', operationId: 'listCustomers', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: 'List customers (newest first)', successStatus: 200, query: listCustomersQuery,
-      handler: async (request) => ({ body: await deps.customers.list(scopeOf(request.principal), request.query) }),
+      handler: async (request) => ({ body: await deps.customers.list(tenantScopeOf(request.principal), request.query) }),
     }),
     defineRoute({
       method: 'get', path: '/v1/customers/:id', operationId: 'getCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: 'Get a customer', successStatus: 200,
-      handler: async (request) => ({ body: await deps.customers.get(scopeOf(request.principal), request.params.id!) }),
+      handler: async (request) => ({ body: await deps.customers.get(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'patch', path: '/v1/customers/:id', operationId: 'updateCustomer', response: customerResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Update a customer (omitted fields stay; null clears)', successStatus: 200, body: updateCustomerBody,
-      handler: async (request) => ({ body: await deps.customers.update(scopeOf(request.principal), request.params.id!, request.body ?? {}) }),
+      handler: async (request) => ({ body: await deps.customers.update(tenantScopeOf(request.principal), request.params.id!, request.body ?? {}) }),
     }),
     defineRoute({
       method: 'get', path: '/v1/customers/:id/payment-methods', operationId: 'listPaymentMethods', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: "List a customer's saved payment methods", successStatus: 200,
-      handler: async (request) => ({ body: await deps.paymentMethods.list(scopeOf(request.principal), request.params.id!) }),
+      handler: async (request) => ({ body: await deps.paymentMethods.list(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
       method: 'post', path: '/v1/customers/:id/payment-methods', operationId: 'savePaymentMethod', response: paymentMethodResponse, tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
@@ -266,13 +264,13 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
       body: savePaymentMethodBody,
       handler: async (request) => {
         refuseSensitiveCardData(request.body as Record<string, unknown>);
-        return { body: await deps.paymentMethods.save(scopeOf(request.principal), request.params.id!, request.body) };
+        return { body: await deps.paymentMethods.save(tenantScopeOf(request.principal), request.params.id!, request.body) };
       },
     }),
     defineRoute({
       method: 'delete', path: '/v1/payment-methods/:id', operationId: 'deletePaymentMethod', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Remove a saved payment method', successStatus: 200,
-      handler: async (request) => ({ body: await deps.paymentMethods.remove(scopeOf(request.principal), request.params.id!) }),
+      handler: async (request) => ({ body: await deps.paymentMethods.remove(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];
 }

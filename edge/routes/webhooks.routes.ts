@@ -10,7 +10,7 @@ import { EVENT_TYPE_GROUPS, TEST_EVENT_TYPE_ENTRY } from '../../domain/webhook/e
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
 import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
-import type { Principal } from '../http/principal';
+import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { attemptedDeliveryView, deliveryDetailView, deliveryRowView, endpointView, type DeliveryPolicySettings } from './webhooks.mappers';
@@ -30,7 +30,6 @@ export interface WebhookRouteDeps {
   readonly retry: RetryWebhookDelivery;
 }
 
-const scopeOf = (principal: Principal | null): TenantScope => ({ organizationId: principal!.organizationId, environment: principal!.environment });
 
 const headerMap = (nullable: boolean): JsonSchema => ({
   type: 'object',
@@ -103,13 +102,13 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/summary', operationId: 'getWebhookSummary', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200,
       summary: 'Active, failing and switched-off endpoints; deliveries and success rate over 24 h against the previous 24 h',
-      handler: async (request) => ({ body: await deps.readModel.summary(scopeOf(request.principal), deps.clock.now()) }),
+      handler: async (request) => ({ body: await deps.readModel.summary(tenantScopeOf(request.principal), deps.clock.now()) }),
     }),
     defineRoute({
       method: 'get', path: '/v1/webhooks', operationId: 'listWebhookEndpoints', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200, summary: 'Webhook endpoints of the environment, with statistics (never the secret)',
       handler: async (request) => {
-        const endpoints = await deps.transactor.read((tx) => deps.endpoints.list(tx, scopeOf(request.principal)));
+        const endpoints = await deps.transactor.read((tx) => deps.endpoints.list(tx, tenantScopeOf(request.principal)));
         const data = await withStatistics(endpoints);
         return { body: { object: 'list', data, hasMore: false } };
       },
@@ -130,7 +129,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         },
       },
       handler: async (request) => {
-        const endpoint = await deps.create.execute(scopeOf(request.principal), request.body);
+        const endpoint = await deps.create.execute(tenantScopeOf(request.principal), request.body);
         const now = deps.clock.now();
         return { body: { ...endpointView(endpoint, now), secret: endpoint.state.secret } };
       },
@@ -139,7 +138,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/:id', operationId: 'getWebhookEndpoint', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200, summary: 'One webhook endpoint with statistics', response: endpointResponse,
       handler: async (request) => {
-        const endpoint = await loadEndpoint(scopeOf(request.principal), request.params.id);
+        const endpoint = await loadEndpoint(tenantScopeOf(request.principal), request.params.id);
         return { body: (await withStatistics([endpoint]))[0] };
       },
     }),
@@ -158,7 +157,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         },
       },
       handler: async (request) => {
-        const { endpoint, canceledDeliveries } = await deps.update.execute(scopeOf(request.principal), request.params.id, request.body);
+        const { endpoint, canceledDeliveries } = await deps.update.execute(tenantScopeOf(request.principal), request.params.id, request.body);
         const view = (await withStatistics([endpoint]))[0];
         return { body: canceledDeliveries === null ? view : { ...view, canceledDeliveries } };
       },
@@ -168,7 +167,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       scopes: ['webhooks:write'], successStatus: 200,
       summary: 'Remove an endpoint (logical: its deliveries and events stay queryable; queued deliveries are canceled)',
       handler: async (request) => {
-        const { endpoint, canceledDeliveries } = await deps.remove.execute(scopeOf(request.principal), request.params.id);
+        const { endpoint, canceledDeliveries } = await deps.remove.execute(tenantScopeOf(request.principal), request.params.id);
         return { body: { object: 'webhook_endpoint', id: endpoint.id, deleted: true, canceledDeliveries } };
       },
     }),
@@ -178,7 +177,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       summary: 'New signing secret (returned once); the previous one keeps signing for 24 h unless gracePeriod is none',
       body: { type: 'object', properties: { gracePeriod: { type: 'string', enum: ['24h', 'none'], default: '24h' } } },
       handler: async (request) => {
-        const endpoint = await deps.rotate.execute(scopeOf(request.principal), request.params.id, request.body.gracePeriod ?? '24h');
+        const endpoint = await deps.rotate.execute(tenantScopeOf(request.principal), request.params.id, request.body.gracePeriod ?? '24h');
         return { body: { ...endpointView(endpoint, deps.clock.now()), secret: endpoint.state.secret } };
       },
     }),
@@ -189,7 +188,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       handler: async (request) => {
         const p = request.principal!;
         const ua = request.headers['user-agent'];
-        const { endpoint, eventId } = await deps.reveal.execute(scopeOf(p), request.params.id, {
+        const { endpoint, eventId } = await deps.reveal.execute(tenantScopeOf(p), request.params.id, {
           credentialType: p.kind,
           credentialId: p.apiKeyId ?? (typeof p.session?.sessionId === 'string' ? (p.session.sessionId as string) : null),
           userId: p.userId ?? null,
@@ -205,7 +204,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       scopes: ['webhooks:write'], successStatus: 201,
       summary: 'Send a signed webhook_endpoint.test event to this endpoint now; answers with what the server returned',
       handler: async (request) => {
-        const scope = scopeOf(request.principal);
+        const scope = tenantScopeOf(request.principal);
         const delivery = await deps.test.execute(scope, request.params.id, request.requestId);
         const endpoint = await loadEndpoint(scope, request.params.id);
         return { body: attemptedDeliveryView(delivery, endpoint.state.url) };
@@ -226,7 +225,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         },
       },
       handler: async (request) => {
-        const scope = scopeOf(request.principal);
+        const scope = tenantScopeOf(request.principal);
         const q = request.query as Record<string, string | number | undefined>;
         await deps.transactor.read(async (tx) => {
           if (!(await deps.endpoints.find(tx, scope, request.params.id, { includeDeleted: true }))) throw new NotFoundError('webhook endpoint', request.params.id);
@@ -248,7 +247,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/:id/deliveries/:deliveryId', operationId: 'getWebhookDelivery', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200, summary: 'A delivery: exact signed body, headers (extras masked), response (8 KB), attempts',
       handler: async (request) => {
-        const found = await deps.readModel.delivery(scopeOf(request.principal), request.params.id, request.params.deliveryId);
+        const found = await deps.readModel.delivery(tenantScopeOf(request.principal), request.params.id, request.params.deliveryId);
         if (!found) throw new NotFoundError('webhook delivery', request.params.deliveryId);
         return { body: deliveryDetailView(found.row, found.attempts, found.url) };
       },
@@ -258,7 +257,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       auth: 'merchant', scopes: ['webhooks:write'], successStatus: 201,
       summary: 'Queue a delivery again now with attempts reset (also after success); 409 when the endpoint is switched off',
       handler: async (request) => {
-        const scope = scopeOf(request.principal);
+        const scope = tenantScopeOf(request.principal);
         await deps.retry.execute(scope, request.params.id, request.params.deliveryId);
         const found = await deps.readModel.delivery(scope, request.params.id, request.params.deliveryId);
         return { body: deliveryDetailView(found!.row, found!.attempts, found!.url) };

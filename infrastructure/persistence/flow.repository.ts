@@ -16,15 +16,8 @@ interface VersionRow {
   version: number;
   trigger_event: FlowTriggerEvent;
   graph: unknown;
-  account_ids: string[] | string;
+  account_ids: string[];
   published_at: unknown;
-}
-
-/** node-postgres parses text[]; PGlite's socket may hand back the literal `{a,b}`. */
-function textArray(value: string[] | string): string[] {
-  if (Array.isArray(value)) return value;
-  const inner = value.replace(/^\{|\}$/g, '');
-  return inner ? inner.split(',').map((s) => s.replace(/^"|"$/g, '')) : [];
 }
 
 const toVersion = (r: VersionRow): FlowVersion => ({
@@ -32,7 +25,7 @@ const toVersion = (r: VersionRow): FlowVersion => ({
   version: Number(r.version),
   triggerEvent: r.trigger_event,
   graph: parse<FlowGraph>(r.graph),
-  accountIds: textArray(r.account_ids),
+  accountIds: r.account_ids,
   publishedAt: iso(r.published_at),
 });
 
