@@ -147,6 +147,48 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(await flowRows(m.organizationId)).to.equal(before);
     });
 
+    it("refuses every bound of the spec's create body with 422 (and applies its defaults)", async () => {
+      const before = await flowRows(m.organizationId);
+      const trigger = node('trigger', 'trigger');
+      const bad: Array<[string, Record<string, unknown>]> = [
+        ['name missing', {}],
+        ['name empty', { name: '' }],
+        ['name 121 chars', { name: 'n'.repeat(121) }],
+        ['description 501 chars', { name: 'x', description: 'd'.repeat(501) }],
+        ['unknown trigger event', { name: 'x', triggerEvent: 'payment.created' }],
+        ['unknown template', { name: 'x', template: 'cascata' }],
+        ['no nodes', { name: 'x', graph: { nodes: [], edges: [] } }],
+        ['node id 65 chars', { name: 'x', graph: { nodes: [{ ...trigger, id: 'i'.repeat(65) }] } }],
+        ['node id empty', { name: 'x', graph: { nodes: [{ ...trigger, id: '' }] } }],
+        ['node without type', { name: 'x', graph: { nodes: [{ id: 't', position: { x: 0, y: 0 } }] } }],
+        ['node without position', { name: 'x', graph: { nodes: [{ id: 't', type: 'trigger' }] } }],
+        ['position without y', { name: 'x', graph: { nodes: [{ ...trigger, position: { x: 1 } }] } }],
+        ['position x not a number', { name: 'x', graph: { nodes: [{ ...trigger, position: { x: '1', y: 0 } }] } }],
+        ['label 121 chars', { name: 'x', graph: { nodes: [{ ...trigger, label: 'l'.repeat(121) }] } }],
+        ['notes 501 chars', { name: 'x', graph: { nodes: [{ ...trigger, notes: 'n'.repeat(501) }] } }],
+        ['data not a map', { name: 'x', graph: { nodes: [{ ...trigger, data: [] }] } }],
+        ['edge source 65 chars', { name: 'x', graph: { nodes: [trigger], edges: [{ source: 's'.repeat(65), target: 'trigger' }] } }],
+        ['edge without target', { name: 'x', graph: { nodes: [trigger], edges: [{ source: 'trigger' }] } }],
+        ['edge id 65 chars', { name: 'x', graph: { nodes: [trigger, node('d', 'decline')], edges: [{ id: 'e'.repeat(65), source: 'trigger', target: 'd' }] } }],
+        ['unknown edge field', { name: 'x', graph: { nodes: [trigger, node('d', 'decline')], edges: [{ source: 'trigger', target: 'd', label: 'x' }] } }],
+      ];
+      for (const [what, body] of bad) {
+        const r = await m.sandbox.post('/v1/flows', body);
+        expect(r.status, what).to.equal(422);
+        expect(r.body.error.code, what).to.equal('validation_failed');
+      }
+      expect(await flowRows(m.organizationId)).to.equal(before);
+
+      const atBounds = await createFlow(m.sandbox, {
+        name: 'n'.repeat(120),
+        description: 'd'.repeat(500),
+        graph: { nodes: [{ ...trigger, id: 'i'.repeat(64), label: 'l'.repeat(120), notes: 'n'.repeat(500) }, { id: 'd', type: 'decline', position: { x: 1.5, y: -2 } }] },
+      });
+      expect(atBounds.triggerEvent).to.equal('payment.authorization_requested');
+      expect(atBounds.graph.nodes[1].data).to.deep.equal({});
+      expect(atBounds.graph.edges).to.deep.equal([]);
+    });
+
     it('an edge without id gets one; edges may omit the port of a single-port source', async () => {
       const f = await createFlow(m.sandbox, {
         graph: { nodes: [node('trigger', 'trigger'), node('decline', 'decline')], edges: [{ source: 'trigger', target: 'decline' }] },
@@ -336,6 +378,46 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
         expect(data.object).to.not.have.property('flowRun');
         expect(data.previousAttributes ?? {}).to.not.have.property('flowRun');
       }
+    });
+
+    it('a route node orders its accounts by its strategy: priority as listed, lowest_cost by costBasisPoints, weighted by weight', async () => {
+      const m = await service.merchant('Route strategies');
+      const cheap = await createAccount(m.sandbox, 'cheap', 10);
+      const premium = await createAccount(m.sandbox, 'premium', 900);
+      const routeGraph = (data: Record<string, unknown>) => ({
+        nodes: [node('trigger', 'trigger'), node('route', 'route', data), node('approve', 'approve')],
+        edges: [edge('trigger', 'route'), edge('route', 'approve', 'approved')],
+      });
+      const f = await createFlow(m.sandbox, { graph: routeGraph({ strategy: 'priority', connectorAccountIds: [premium, cheap] }) });
+      await publish(m.sandbox, f.id);
+      expect((await m.sandbox.post('/v1/payments', { amount: 500, card: card() })).body.connectorAccountId).to.equal(premium);
+
+      await m.sandbox.patch(`/v1/flows/${f.id}`, { graph: routeGraph({ strategy: 'lowest_cost', connectorAccountIds: [premium, cheap] }) });
+      await publish(m.sandbox, f.id);
+      expect((await m.sandbox.post('/v1/payments', { amount: 500, card: card() })).body.connectorAccountId).to.equal(cheap);
+
+      // All the weight on one account: every payment goes there first.
+      await m.sandbox.patch(`/v1/flows/${f.id}`, { graph: routeGraph({ strategy: 'weighted', connectorAccountIds: [cheap, premium], weights: [1, 1000] }) });
+      await publish(m.sandbox, f.id);
+      const routed = await Promise.all(Array.from({ length: 6 }, () => m.sandbox.post('/v1/payments', { amount: 500, card: card() })));
+      expect(routed.filter((r) => r.body.connectorAccountId === premium).length).to.be.at.least(5);
+
+      // A technical failure on the first account of the route falls back to the next one inside the node.
+      injector.accountIds.add(premium);
+      await m.sandbox.patch(`/v1/flows/${f.id}`, { graph: routeGraph({ strategy: 'priority', connectorAccountIds: [premium, cheap] }) });
+      await publish(m.sandbox, f.id);
+      const fell = await m.sandbox.post('/v1/payments', { amount: 500, card: card() });
+      expect(fell.body.attempts.map((a: any) => [a.connectorAccountId, a.outcome])).to.deep.equal([
+        [premium, 'timeout'],
+        [cheap, 'approved'],
+      ]);
+      expect((await m.sandbox.get(`/v1/payments/${fell.body.id}`)).body.flowExecution.steps.map((s: any) => [s.nodeId, s.port])).to.deep.equal([
+        ['trigger', 'next'],
+        ['route', 'approved'],
+        ['approve', null],
+      ]);
+      injector.accountIds.delete(premium);
+      expect((await m.sandbox.get(`/v1/flows/${f.id}/versions`)).body.data).to.have.length(4);
     });
 
     it("falls back along the acquirer's error port when the first account times out, one attempt per account", async () => {
