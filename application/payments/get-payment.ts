@@ -41,6 +41,7 @@ export class GetPayment {
         timeline,
         // A money operation in flight, or one whose acquirer call got no answer: the latter is settled by repeating
         // the same request (or by the settlement worker), and until then it is the only money action accepted.
+        expiryActionRefusal: p.expiryActionRefusal,
         pendingOperation: pending
           ? {
               kind: pending.intent.kind,

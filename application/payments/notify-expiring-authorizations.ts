@@ -1,4 +1,5 @@
 import { EXPIRY_NOTICE_MS, type ExpiryAction } from '../../domain/payment/payment';
+import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { CapturePayment } from './capture-payment';
 import type { PaymentDeps } from './payment-deps';
@@ -11,9 +12,10 @@ const ACTIONS: readonly ExpiryAction[] = ['notify', 'capture', 'void'];
  * Emits payment.authorization_expiring 24 hours before the capture deadline of each uncaptured pre-authorization,
  * then carries out the account's near-expiry action (`preAuthorizationExpiryAction` in the connector account
  * config; default notify): capture captures the authorized amount, void cancels it, both through the normal
- * operations, retried at every scan until done or until the deadline. Several workers may run it: each payment is
- * re-checked under its row lock, so the notice goes out once, and an operation's claim keeps two workers' captures
- * from both reaching the acquirer.
+ * operations, retried at every scan until done or until the deadline, unless the acquirer refused it (recorded on
+ * the payment, shown by GET as expiryActionRefusal). Several workers may run it: each payment is re-checked under
+ * its row lock, so the notice goes out once, and an operation's claim keeps two workers' captures from both
+ * reaching the acquirer.
  */
 export class NotifyExpiringAuthorizations {
   constructor(private readonly deps: PaymentDeps) {}
@@ -53,14 +55,29 @@ export class NotifyExpiringAuthorizations {
   private async carryOutActions(now: Date, batch: number): Promise<void> {
     const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnfinishedExpiryActions(tx, now, batch));
     await Promise.allSettled(
-      due.map((payment) => {
+      due.map(async (payment) => {
         const p = payment.view();
         const scope: TenantScope = { organizationId: p.organizationId, environment: p.environment };
-        return p.expiryAction === 'capture'
-          ? new CapturePayment(this.deps).execute({ scope, paymentId: p.id })
-          : new VoidPayment(this.deps).execute({ scope, paymentId: p.id });
+        try {
+          await (p.expiryAction === 'capture'
+            ? new CapturePayment(this.deps).execute({ scope, paymentId: p.id })
+            : new VoidPayment(this.deps).execute({ scope, paymentId: p.id }));
+        } catch (error) {
+          // A refusal is the acquirer's answer: asking again every scan until the deadline would not change it.
+          if (error instanceof DomainError && error.code === 'operation_declined') await this.recordRefusal(scope, p.id, error.message);
+          throw error;
+        }
       }),
     );
+  }
+
+  private async recordRefusal(scope: TenantScope, paymentId: string, message: string): Promise<void> {
+    await this.deps.transactor.run(async (tx) => {
+      const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+      if (!payment || payment.view().status !== 'authorized') return;
+      payment.recordExpiryActionRefused({ now: this.deps.clock.now(), message });
+      await this.deps.payments.update(tx, payment);
+    });
   }
 
   private async actionFor(scope: TenantScope, accountId: string | null): Promise<ExpiryAction> {

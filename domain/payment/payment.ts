@@ -219,6 +219,8 @@ export interface PaymentPrimitives {
   expiryAction: ExpiryAction | null;
   /** When payment.authorization_expiring was emitted (once per authorization). */
   expiryNoticeAt: string | null;
+  /** The acquirer refused the near-expiry capture or void: it is not asked again. */
+  expiryActionRefusal: { at: string; message: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -268,7 +270,7 @@ export function authorizationCaptureDeadline(brand: string | null | undefined, a
 }
 
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
-const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'expiryNoticeAt']);
+const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'expiryNoticeAt', 'expiryActionRefusal']);
 
 const clone = cloneJson;
 
@@ -343,13 +345,19 @@ export class Payment {
       authorizationExpiresAt: null,
       expiryAction: null,
       expiryNoticeAt: null,
+      expiryActionRefusal: null,
       createdAt: now,
       updatedAt: now,
     });
   }
 
   static fromPrimitives(primitives: PaymentPrimitives): Payment {
-    return new Payment({ ...clone(primitives), expiryNoticeAt: primitives.expiryNoticeAt ?? null, flowRun: primitives.flowRun ?? null });
+    return new Payment({
+      ...clone(primitives),
+      expiryNoticeAt: primitives.expiryNoticeAt ?? null,
+      expiryActionRefusal: primitives.expiryActionRefusal ?? null,
+      flowRun: primitives.flowRun ?? null,
+    });
   }
 
   toPrimitives(): PaymentPrimitives {
@@ -643,6 +651,19 @@ export class Payment {
       s.expiryAction = input.expiryAction;
     });
     this.record('payment.authorization_expiring');
+  }
+
+  /**
+   * The acquirer refused the near-expiry capture or void (an answer, not a failure): the worker stops asking, the
+   * authorization stays as it is and the merchant may still capture or void it before the deadline.
+   */
+  recordExpiryActionRefused(input: { now: Date; message: string }): void {
+    const s = this.state;
+    if (!s.expiryNoticeAt || (s.expiryAction !== 'capture' && s.expiryAction !== 'void')) {
+      throw new InvalidStateError('payment', s.status, 'expiry_action_refused');
+    }
+    s.expiryActionRefusal = { at: input.now.toISOString(), message: input.message };
+    s.updatedAt = input.now.toISOString();
   }
 
   // ---- acquirer fraud review ----------------------------------------------------------------------------------

@@ -312,6 +312,11 @@ export const paymentViewResponse: JsonSchema = {
     operations: { type: 'array', items: { type: 'object', properties: { id: str, type: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: int, releasedAmount: int, reason: nullable(str), createdAt: dateTime } } },
     refunds: { type: 'array', items: { type: 'object' } },
     timeline: { type: 'array', items: { type: 'object', properties: { id: str, type: str, createdAt: dateTime, previousAttributes: nullable({ type: 'object' }) } } },
+    expiryActionRefusal: nullable({
+      type: 'object',
+      description: "The acquirer refused the account's near-expiry capture or void; it is not asked again (capture or void it yourself before the deadline).",
+      properties: { at: dateTime, message: str },
+    }),
     pendingOperation: nullable({
       type: 'object',
       description:

@@ -84,6 +84,7 @@ export class SqlPaymentRepository implements PaymentRepository {
       `select doc from payments
         where status = 'authorized' and captured_amount = 0
           and doc->>'expiryNoticeAt' is not null and doc->>'expiryAction' in ('capture', 'void')
+          and doc->>'expiryActionRefusal' is null
           and (doc->>'authorizationExpiresAt')::timestamptz > ?
         order by (doc->>'authorizationExpiresAt')::timestamptz
         limit ?`,

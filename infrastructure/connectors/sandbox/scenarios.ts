@@ -83,6 +83,12 @@ export const SANDBOX_CONFIG_SCHEMA = {
     softDescriptor: { type: 'string', maxLength: 22, title: 'Default soft descriptor' },
     antifraudEnabled: { type: 'boolean', default: false, title: 'Run the acquirer antifraud analysis' },
     captureDeadlineDays: { type: 'integer', minimum: 1, maximum: 30, default: 7, title: 'Days to capture an authorization' },
+    preAuthorizationExpiryAction: {
+      type: 'string',
+      enum: ['notify', 'capture', 'void'],
+      default: 'notify',
+      title: 'A day before an authorization can no longer be captured: only notify, capture it, or void it',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -106,4 +106,90 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
     const again = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_000 });
     expect(again.status).to.equal(409);
   });
+
+  describe("the account's near-expiry action (config preAuthorizationExpiryAction), carried out by the worker", () => {
+    const withAction = async (name: string, action: string) => {
+      const m = await service.merchant(name);
+      const account = await m.sandbox.post('/v1/connector-accounts', {
+        connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: `m_${name}`, apiKey: 'k1' }, config: { preAuthorizationExpiryAction: action },
+      });
+      expect(account.status, JSON.stringify(account.body)).to.equal(201);
+      expect(account.body.config.preAuthorizationExpiryAction).to.equal(action);
+      return m;
+    };
+    const authorize = async (m: Merchant) => {
+      const r = await m.sandbox.post('/v1/payments', { amount: 7_000, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });
+      expect(r.body.status).to.equal('authorized');
+      return r.body as { id: string; authorizationExpiresAt: string };
+    };
+    const toNotice = (p: { authorizationExpiresAt: string }) => clock.set(new Date(Date.parse(p.authorizationExpiresAt) - DAY + MINUTE));
+
+    it('capture: a day before the deadline the authorization is captured in full, after the notice', async () => {
+      const m = await withAction('Expiry capture', 'capture');
+      const p = await authorize(m);
+      toNotice(p);
+      await expiry.run();
+      const view = (await m.sandbox.get(`/v1/payments/${p.id}`)).body;
+      expect(view).to.include({ status: 'captured', capturedAmount: 7_000, expiryAction: 'capture' });
+      const types = (await events(p.id)).map((e) => e.type);
+      expect(types).to.deep.equal(['payment.authorized', 'payment.authorization_expiring', 'payment.captured']);
+      await expiry.run();
+      expect((await events(p.id)).map((e) => e.type)).to.deep.equal(types);
+    });
+
+    it('void: the authorization is voided instead', async () => {
+      const m = await withAction('Expiry void', 'void');
+      const p = await authorize(m);
+      toNotice(p);
+      await expiry.run();
+      expect((await m.sandbox.get(`/v1/payments/${p.id}`)).body).to.include({ status: 'voided', expiryAction: 'void' });
+      expect((await events(p.id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.authorization_expiring', 'payment.voided']);
+    });
+
+    it('an acquirer that fails the capture is asked again at the next scan, until it captures', async () => {
+      const m = await withAction('Expiry capture retried', 'capture');
+      const p = await authorize(m);
+      toNotice(p);
+      injector.injectNext('capture', 'not-sent');
+      await expiry.run();
+      const waiting = (await m.sandbox.get(`/v1/payments/${p.id}`)).body;
+      expect(waiting).to.include({ status: 'authorized', expiryAction: 'capture' });
+      clock.advance(MINUTE);
+      await expiry.run();
+      expect((await m.sandbox.get(`/v1/payments/${p.id}`)).body).to.include({ status: 'captured', capturedAmount: 7_000 });
+      expect((await events(p.id)).filter((e) => e.type === 'payment.captured')).to.have.length(1);
+    });
+
+    it('an acquirer that refuses the capture is not asked again; GET shows the refusal and the merchant may still act', async () => {
+      const m = await withAction('Expiry capture refused', 'capture');
+      const p = await authorize(m);
+      toNotice(p);
+      injector.injectNext('capture', 'refused');
+      const callsBefore = injector.operationKeys.length;
+      await expiry.run();
+      const refused = (await m.sandbox.get(`/v1/payments/${p.id}`)).body;
+      expect(refused).to.include({ status: 'authorized', expiryAction: 'capture' });
+      expect(refused.expiryActionRefusal.message).to.match(/refused/);
+      expect(refused.expiryActionRefusal.at).to.equal(clock.now().toISOString());
+      for (let scan = 0; scan < 3; scan++) {
+        clock.advance(MINUTE);
+        await expiry.run();
+      }
+      expect((await m.sandbox.get(`/v1/payments/${p.id}`)).body.status).to.equal('authorized');
+      expect(injector.operationKeys.length).to.equal(callsBefore); // the refusal never reached the sandbox; nothing since
+      expect((await events(p.id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.authorization_expiring']);
+      const voided = await m.sandbox.post(`/v1/payments/${p.id}/void`, {});
+      expect(voided.status, JSON.stringify(voided.body)).to.equal(201);
+    });
+
+    it('an unknown action is refused when the account is configured', async () => {
+      const m = await service.merchant('Expiry bad action');
+      const account = await m.sandbox.post('/v1/connector-accounts', {
+        connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm_bad', apiKey: 'k1' }, config: { preAuthorizationExpiryAction: 'refund' },
+      });
+      expect(account.status).to.equal(422);
+      expect(account.body.error.param).to.equal('body.config.preAuthorizationExpiryAction');
+    });
+  });
 });
+

@@ -386,6 +386,21 @@ describe('Payment pre-authorization expiry notice', () => {
     expect(() => p.noticeAuthorizationExpiring({ now: at(14 * DAY_MS + 1), expiryAction: 'notify' })).to.throw(DomainError);
   });
 
+  it("records an acquirer's refusal of the capture or void action, and only for those actions after the notice", () => {
+    const notifying = authorizedPayment();
+    expect(() => notifying.recordExpiryActionRefused({ now: at(14 * DAY_MS), message: 'no' })).to.throw(DomainError); // no notice yet
+    notifying.noticeAuthorizationExpiring({ now: at(14 * DAY_MS), expiryAction: 'notify' });
+    expect(() => notifying.recordExpiryActionRefused({ now: at(14 * DAY_MS), message: 'no' })).to.throw(DomainError);
+
+    const capturing = authorizedPayment();
+    capturing.noticeAuthorizationExpiring({ now: at(14 * DAY_MS), expiryAction: 'capture' });
+    capturing.pullEvents();
+    capturing.recordExpiryActionRefused({ now: at(14 * DAY_MS + 1), message: 'refused (57)' });
+    expect(capturing.toPrimitives().expiryActionRefusal).to.deep.equal({ at: at(14 * DAY_MS + 1).toISOString(), message: 'refused (57)' });
+    expect(capturing.status).to.equal('authorized');
+    expect(capturing.pullEvents()).to.deep.equal([]);
+  });
+
   it('is never due for captured, automatic or expired authorizations', () => {
     expect(capturedPayment().isExpiryNoticeDue(at(14 * DAY_MS))).to.equal(false);
     expect(authorizedPayment().isExpiryNoticeDue(at(15 * DAY_MS + 1))).to.equal(false);
