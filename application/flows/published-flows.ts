@@ -23,8 +23,9 @@ export class PublishedFlows implements PaymentFlows, ConnectorAccountUsage {
   }
 
   async forPayment(scope: TenantScope, flowId: string | null): Promise<PublishedFlow | null> {
-    if (flowId) return this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { flowId }));
-    const read = () => this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent: 'payment.authorization_requested' }));
+    const triggerEvent = 'payment.authorization_requested';
+    if (flowId) return this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent, flowId }));
+    const read = () => this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent }));
     return this.activeMemory ? this.activeMemory.get(tenantChangeKey(scope), read) : read();
   }
 

@@ -49,12 +49,11 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
 
   const index = indexGraph(graph);
   const next = (node: FlowNode) => index.next.get(node.id) ?? new Map<string, FlowNode>();
-  const account = (node: FlowNode, id: unknown, param: string) => {
-    if (typeof id !== 'string' || !id) return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} (${node.type}) needs a connector account id.` });
-    const facts = accounts.get(id);
-    if (!facts) return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} names connector account ${id}, which does not exist in this environment.` });
-    if (facts.kind !== 'acquirer') return problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} names connector account ${id}, which is not an acquirer.` });
-    return 0;
+  const account = (node: FlowNode, id: unknown, param: string): void => {
+    const fault = (message: string) => problems.push({ param: `${at(node)}.${param}`, message });
+    if (typeof id !== 'string' || !id) fault(`Node ${node.id} (${node.type}) needs a connector account id.`);
+    else if (!accounts.has(id)) fault(`Node ${node.id} names connector account ${id}, which does not exist in this environment.`);
+    else if (accounts.get(id)!.kind !== 'acquirer') fault(`Node ${node.id} names connector account ${id}, which is not an acquirer.`);
   };
 
   for (const node of graph.nodes) {

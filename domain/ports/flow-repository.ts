@@ -48,8 +48,11 @@ export interface FlowRepository {
   findVersion(tx: Transaction, scope: TenantScope, flowId: string, version: number): Promise<FlowVersion | null>;
   /** Newest first. */
   listVersions(tx: Transaction, scope: TenantScope, flowId: string): Promise<FlowVersion[]>;
-  /** The version in force of a published flow: the one named, or the environment's active one for the trigger. */
-  findPublished(tx: Transaction, scope: TenantScope, selector: { flowId: string } | { triggerEvent: FlowTriggerEvent }): Promise<PublishedFlow | null>;
+  /**
+   * The version in force of a published flow of `triggerEvent`: the one named by `flowId`, or without it the
+   * environment's active one (a flow of another trigger is never returned, even by id).
+   */
+  findPublished(tx: Transaction, scope: TenantScope, selector: { triggerEvent: FlowTriggerEvent; flowId?: string }): Promise<PublishedFlow | null>;
   /** Published flows whose version in force names each account, by account id (absent: none). */
   publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>>;
   /**

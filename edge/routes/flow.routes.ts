@@ -1,7 +1,9 @@
 import type { CreateFlow } from '../../application/flows/create-flow';
-import type { PublishFlow, UnpublishFlow } from '../../application/flows/publish-flow';
+import type { DeleteFlow } from '../../application/flows/delete-flow';
+import type { PublishFlow } from '../../application/flows/publish-flow';
+import type { UnpublishFlow } from '../../application/flows/unpublish-flow';
 import type { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '../../application/flows/read-flows';
-import type { DeleteFlow, UpdateFlow } from '../../application/flows/update-flow';
+import type { UpdateFlow } from '../../application/flows/update-flow';
 import type { FlowEdge, FlowGraph, FlowNode, FlowTriggerEvent } from '../../domain/flow/flow-graph';
 import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';

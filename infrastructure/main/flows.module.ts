@@ -5,10 +5,12 @@
  */
 import type { FlowDeps } from '../../application/flows/flow-deps';
 import { CreateFlow } from '../../application/flows/create-flow';
-import { PublishFlow, UnpublishFlow } from '../../application/flows/publish-flow';
+import { DeleteFlow } from '../../application/flows/delete-flow';
+import { PublishFlow } from '../../application/flows/publish-flow';
+import { UnpublishFlow } from '../../application/flows/unpublish-flow';
 import { PublishedFlows } from '../../application/flows/published-flows';
 import { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '../../application/flows/read-flows';
-import { DeleteFlow, UpdateFlow } from '../../application/flows/update-flow';
+import { UpdateFlow } from '../../application/flows/update-flow';
 import { flowRoutes } from '../../edge/routes/flow.routes';
 import { SqlFlowRepository } from '../persistence/flow.repository';
 import type { Core } from './core';

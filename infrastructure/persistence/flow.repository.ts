@@ -128,12 +128,12 @@ export class SqlFlowRepository implements FlowRepository {
     return rows.map(toVersion);
   }
 
-  async findPublished(tx: Transaction, scope: TenantScope, selector: { flowId: string } | { triggerEvent: FlowTriggerEvent }): Promise<PublishedFlow | null> {
-    const [filter, value] = 'flowId' in selector ? ['f.id = ?', selector.flowId] : ['f.trigger_event = ? and f.active', selector.triggerEvent];
+  async findPublished(tx: Transaction, scope: TenantScope, selector: { triggerEvent: FlowTriggerEvent; flowId?: string }): Promise<PublishedFlow | null> {
+    const [filter, params] = selector.flowId ? ['f.id = ?', [selector.flowId]] : ['f.active', []];
     const rows = await entityManager(tx).execute<Array<{ id: string; name: string; version: number; graph: unknown }>>(
       `select f.id, f.name, v.version, v.graph from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
-       where f.organization_id = ? and f.environment = ? and f.status = 'published' and ${filter}`,
-      [scope.organizationId, scope.environment, value],
+       where f.organization_id = ? and f.environment = ? and f.status = 'published' and f.trigger_event = ? and ${filter}`,
+      [scope.organizationId, scope.environment, selector.triggerEvent, ...params],
     );
     const r = rows[0];
     return r ? { flowId: r.id, name: r.name, version: Number(r.version), graph: parse<FlowGraph>(r.graph) } : null;

@@ -211,6 +211,27 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect((await other.live.get('/v1/flows')).body.data).to.deep.equal([]);
       expect((await other.live.get(`/v1/flows/${a.id}`)).status).to.equal(404);
       expect((await m.sandbox.get(`/v1/flows/${a.id}`)).status).to.equal(404);
+      for (const attempt of [
+        other.live.patch(`/v1/flows/${a.id}`, { name: 'taken' }),
+        other.live.post(`/v1/flows/${a.id}/publish`, {}),
+        other.live.post(`/v1/flows/${a.id}/unpublish`, {}),
+        other.live.get(`/v1/flows/${a.id}/versions`),
+        other.live.delete(`/v1/flows/${a.id}`),
+      ]) {
+        expect((await attempt).status).to.equal(404);
+      }
+      expect((await other.sandbox.get(`/v1/flows/${a.id}`)).body).to.include({ name: 'A', status: 'draft' });
+    });
+
+    it('POST /v1/flows with an Idempotency-Key creates one flow; the same key again answers the same flow', async () => {
+      const other = await service.merchant('Flow idempotency');
+      const headers = { 'Idempotency-Key': 'flow-create-1' };
+      const first = await other.sandbox.post('/v1/flows', { name: 'Once' }, headers);
+      const again = await other.sandbox.post('/v1/flows', { name: 'Once' }, headers);
+      expect(first.status).to.equal(201);
+      expect(again.status).to.equal(201);
+      expect(again.body.id).to.equal(first.body.id);
+      expect(await flowRows(other.organizationId)).to.equal(1);
     });
 
     it('PATCH edits the draft; the trigger event may change only before the first publish', async () => {
