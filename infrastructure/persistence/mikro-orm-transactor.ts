@@ -4,6 +4,7 @@ import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
 import { formatSql } from './sql-literals';
 import { isStalePreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
+import { GroupCommit } from './group-commit';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
@@ -29,11 +30,23 @@ class Connections {
   private readonly knex: Knex;
   private readonly platform: Platform;
   private readonly prepared: PreparedStatements | null;
+  /** Write-only units committing in the same turn of the event loop share a round trip (group-commit.ts). */
+  readonly groupCommit = new GroupCommit((statements) => this.once(statements));
 
   constructor(em: EntityManager, preparedStatements: boolean) {
     this.knex = em.getConnection().getKnex();
     this.platform = em.getPlatform();
     this.prepared = preparedStatements ? PreparedStatements.forPool(this.knex.client, this.platform) : null;
+  }
+
+  /** Statements on a connection of their own, outside any transaction (several of them: one implicit transaction). */
+  async once(statements: readonly Statement[]): Promise<QueryResult> {
+    const connection = await this.acquire();
+    try {
+      return await this.send(connection, statements, true);
+    } finally {
+      this.release(connection);
+    }
   }
 
   acquire(): Promise<PooledConnection> {
@@ -99,7 +112,7 @@ function shaped(result: QueryResult, method: ResultShape): unknown {
  * BEGIN travels with the unit's first statement and COMMIT with its last queued writes, so a unit that
  * reads once and then writes costs TWO round trips, and one that only queued writes costs ONE (the
  * statements as one multi-statement query, which PostgreSQL runs as a single implicit transaction: all or
- * nothing).
+ * nothing), shared with the other such units committing in the same turn of the event loop (group-commit.ts).
  *
  * Round trips are what a payment pays for most on a loaded server (each wakes a database process on a
  * shared core), hence the care.
@@ -144,7 +157,7 @@ class UnitOfWork {
     const batch = this.pending;
     this.pending = [];
     if (this.begun) await this.send([...batch, COMMIT], false);
-    else if (batch.length > 0) await this.send(batch, true);
+    else if (batch.length > 0) await this.connections.groupCommit.commit(batch);
     this.begun = false;
     this.releaseConnection();
   }
@@ -165,13 +178,8 @@ class UnitOfWork {
   }
 
   /** Outside a transaction: a connection for this statement only. */
-  private async once(statements: readonly Statement[]): Promise<QueryResult> {
-    const connection = await this.connections.acquire();
-    try {
-      return await this.connections.send(connection, statements, true);
-    } finally {
-      this.connections.release(connection);
-    }
+  private once(statements: readonly Statement[]): Promise<QueryResult> {
+    return this.connections.once(statements);
   }
 
   private releaseConnection(): void {

@@ -30,6 +30,35 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     expect(await count('a')).to.equal(2); // a3 did not survive the failed batch
   });
 
+  it('sends write-only units committing together as one round trip, and a faulty one fails alone', async () => {
+    const unit = (id: string, n: number) => db.transactor.run(async (tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', [id, n]));
+    await Promise.all([unit('g1', 1), unit('g2', 2), unit('g3', 3)]);
+    expect(db.statements).to.have.length(1);
+    expect(db.statements[0]).to.match(/^insert into uow_items[^;]*'g1'[^;]*;\s*insert into uow_items[^;]*'g2'[^;]*;\s*insert into uow_items[^;]*'g3'/i);
+    expect(await count('g')).to.equal(3);
+
+    db.statements.length = 0;
+    const outcomes = await Promise.allSettled([unit('h1', 1), unit('g1', 9), unit('h2', 2)]); // g1: duplicate key
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).to.match(/duplicate key/);
+    expect(db.statements).to.have.length(4); // the group, refused as a whole, then each unit alone
+    expect(await count('h')).to.equal(2);
+    expect(Number((await db.orm.em.fork().execute(`select n from uow_items where id = 'g1'`))[0].n)).to.equal(1);
+  });
+
+  it('keeps a unit that reads out of the group: its transaction stays its own', async () => {
+    await Promise.all([
+      db.transactor.run(async (tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', ['i1', 1])),
+      db.transactor.run(async (tx) => {
+        await entityManager(tx).execute('select 1');
+        await deferWrite(tx, 'insert into uow_items values (?, ?)', ['i2', 2]);
+      }),
+    ]);
+    expect(db.statements).to.have.length(3);
+    expect(db.statements.filter((text) => /^insert into uow_items[^;]*'i1'[^;]*$/i.test(text))).to.have.length(1);
+    expect(await count('i')).to.equal(2);
+  });
+
   it('writes strings and JSON documents with quotes, backslashes and any character, and reads them back unchanged', async () => {
     const texts = [...awkwardStrings, 'tail \\'];
     const document = { quote: "it's", slash: 'a\\b', texts };
