@@ -60,7 +60,7 @@ export async function openInfrastructure(options: { config?: Config; startAdapte
       )
     : new InProcessTransport(logger);
   let adapters: EmbeddedAdapters | null = null;
-  if (options.startAdapters && config.connectorAdapters.length === 0) adapters = await startEmbeddedAdapters(config, logger);
+  if (options.startAdapters && config.connectorAdapters.length === 0) adapters = await startEmbeddedAdapters(config, logger, { threads: true });
   const core = createCore({
     config,
     logger,

@@ -16,6 +16,8 @@ export interface StartedAdapter {
   readonly vaultUrl?: string;
   /** Adapters that report asynchronous outcomes: the CoreNotifications address, once the core serves it. */
   setCoreNotificationsAddress?(address: string): void;
+  /** Set when the adapter runs in a worker thread of its own (embedded-adapters.ts). */
+  readonly threadId?: number;
   stop(): Promise<void>;
 }
 

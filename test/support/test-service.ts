@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   readonly transport?: 'jetstream' | 'in-process';
   /** Start the embedded sandbox adapters (default true) or use these addresses. */
   readonly adapters?: readonly AdapterAddress[];
+  /** The embedded adapters in worker threads of their own, as `make run` starts them (default: on the test's thread). */
+  readonly adapterThreads?: boolean;
   readonly workers?: boolean;
   readonly edge?: boolean;
   /** Another process of that service's installation: the same database and event stream (the owner cleans up). */
@@ -76,7 +78,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const transport: EventTransport = useJetStream
     ? await JetStreamTransport.connect({ url: config.natsUrl ?? servers.natsUrl, stream, subjectPrefix, ackWaitMs: config.natsAckWaitMs }, logger)
     : new InProcessTransport(logger);
-  const embeddedAdapters = options.adapters ? null : await startEmbeddedAdapters(config, logger);
+  const embeddedAdapters = options.adapters ? null : await startEmbeddedAdapters(config, logger, { threads: options.adapterThreads ?? false });
   const core = createCore({
     config,
     logger,

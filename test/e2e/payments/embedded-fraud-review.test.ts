@@ -20,8 +20,9 @@ describe('embedded mode: acquirer fraud decisions reach the core (late-bound Cor
   };
 
   before(async () => {
-    // Default modules and the embedded adapters (startEmbeddedAdapters), as `make run` has them.
-    service = await startTestService({ transport: 'in-process', env: { SANDBOX_FRAUD_REVIEW_DELAY_MS: '300' } });
+    // Default modules and the embedded adapters (startEmbeddedAdapters) in worker threads, as `make run` has them:
+    // the address crosses to the sandbox's thread.
+    service = await startTestService({ transport: 'in-process', adapterThreads: true, env: { SANDBOX_FRAUD_REVIEW_DELAY_MS: '300' } });
     expect(service.core.adapters.find((a) => a.slug === 'sandbox')?.setCoreNotificationsAddress, 'embedded sandbox is late-bindable').to.be.a('function');
     merchant = await service.merchant('Embedded fraud review');
     const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm_embedded', apiKey: 'k1' }, costBasisPoints: 100 });
