@@ -181,12 +181,16 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     );
     // Keep only the displayed window (plus slack) so the table does not grow with traffic. Trimming on
     // every call would make concurrent payments of one account queue on the same rows, so about one call
-    // in TRIM_EVERY trims, which bounds the table at the window plus a few dozen rows per account.
+    // in TRIM_EVERY trims, which bounds the table at the window plus a few dozen rows per account. Rows another
+    // trim holds are skipped, never waited for: two trims in two transactions that each hold rows the other wants
+    // (a payment's tx2 shares its transaction with others', group-commit.ts) deadlocked, a second's stall.
     if (Math.random() * TRIM_EVERY < 1) {
       await deferWrite(
         tx,
-        `delete from connector_account_health where account_id = ? and kind = 'call' and id <= (
-           select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)`,
+        `delete from connector_account_health where id in (
+           select id from connector_account_health where account_id = ? and kind = 'call' and id <= (
+             select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)
+           for update skip locked)`,
         [accountId, accountId, RECENT_CALLS_WINDOW * 2],
       );
     }

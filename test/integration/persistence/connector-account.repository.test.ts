@@ -7,6 +7,8 @@ import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-c
 import { SqlConnectorAccountRepository } from '../../../infrastructure/persistence/connector-account.repository';
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import pg from 'pg';
+import { RECENT_CALLS_WINDOW } from '../../../domain/connector-account/connector-account-health';
 import { createTestDatabase } from '../../support/test-infrastructure';
 
 chai.use(chaiAsPromised);
@@ -35,8 +37,11 @@ describe('connector account repository (PostgreSQL): sealed credentials and key 
   const keyA = randomBytes(32);
   const keyB = randomBytes(32);
 
+  let databaseUrl: string;
+
   before(async () => {
-    orm = await openOrm(await createTestDatabase(), 2);
+    databaseUrl = await createTestDatabase();
+    orm = await openOrm(databaseUrl, 2);
     await migrate(orm);
     transactor = new MikroOrmTransactor(orm);
   });
@@ -72,5 +77,41 @@ describe('connector account repository (PostgreSQL): sealed credentials and key 
       `update connector_accounts set credentials_ciphertext = (select credentials_ciphertext from connector_accounts where id = 'ca_r3') where id = 'ca_r4'`,
     );
     await expect(run((tx) => repo.findById(tx, scope, 'ca_r4'))).to.be.rejected;
+  });
+
+  it('trims old call records without waiting for rows another transaction holds (no queue, no deadlock)', async function () {
+    this.timeout(10_000);
+    const repo = new SqlConnectorAccountRepository(new AesGcmCredentialCipher([keyB]));
+    await run((tx) => repo.insert(tx, account('ca_trim')));
+    const call = (n: number) => ({ outcome: 'approved' as const, operation: 'authorize', latencyMs: n, at: new Date(Date.UTC(2026, 10, 22, 10, 0, n)) });
+    const record = async (n: number, trim: boolean) => {
+      const random = Math.random;
+      Math.random = () => (trim ? 0 : 0.999_999); // the repository trims on about one call in twenty
+      try {
+        await run((tx) => repo.recordCall(tx, scope, 'ca_trim', call(n)));
+      } finally {
+        Math.random = random;
+      }
+    };
+    for (let n = 0; n < RECENT_CALLS_WINDOW * 3; n += 1) await record(n, false);
+    const count = async () =>
+      Number((await orm.em.fork({ useContext: false }).execute(`select count(*)::int as n from connector_account_health where account_id = 'ca_trim'`))[0].n);
+    expect(await count()).to.equal(RECENT_CALLS_WINDOW * 3);
+
+    // Another transaction (another payment's trim, in another group of commits) holds the five oldest rows.
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`delete from connector_account_health where id in (select id from connector_account_health where account_id = 'ca_trim' order by id limit 5)`);
+      const trimmed = record(1_000, true);
+      const waited = await Promise.race([trimmed.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 2_000))]);
+      expect(waited, 'the trim waited for the other transaction').to.equal(false);
+      // Kept: the window plus slack, and the five rows the other transaction holds (its own to delete or keep).
+      expect(await count()).to.equal(RECENT_CALLS_WINDOW * 2 + 5);
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
   });
 });
