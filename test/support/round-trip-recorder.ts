@@ -27,6 +27,8 @@ export function recordRoundTrips(database: string): { readonly statements: strin
 
 /** A database of its own for a suite of units of work, with what reaches it recorded (see recordRoundTrips). */
 export interface RecordedDatabase {
+  /** The database's URL, for a client of a test's own (another transaction). */
+  url: string;
   orm: Orm;
   transactor: MikroOrmTransactor;
   /** What reached the database since the current test began, one entry per round trip. */
@@ -42,6 +44,7 @@ export function useRecordedDatabase(tableDdl: string, options: { preparedStateme
   let recorder: ReturnType<typeof recordRoundTrips>;
   before(async () => {
     const url = await createTestDatabase();
+    db.url = url;
     db.orm = await openOrm(url, 4);
     await migrate(db.orm);
     await db.orm.em.fork().execute(tableDdl);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { expect } from 'chai';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
@@ -34,7 +35,7 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     const unit = (id: string, n: number) => db.transactor.run(async (tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', [id, n]));
     await Promise.all([unit('g1', 1), unit('g2', 2), unit('g3', 3)]);
     expect(db.statements).to.have.length(1);
-    expect(db.statements[0]).to.match(/^insert into uow_items[^;]*'g1'[^;]*;\s*insert into uow_items[^;]*'g2'[^;]*;\s*insert into uow_items[^;]*'g3'/i);
+    expect(db.statements[0]).to.match(/^set local lock_timeout = '50ms';\s*insert into uow_items[^;]*'g1'[^;]*;\s*insert into uow_items[^;]*'g2'[^;]*;\s*insert into uow_items[^;]*'g3'/i);
     expect(await count('g')).to.equal(3);
 
     db.statements.length = 0;
@@ -44,6 +45,30 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     expect(db.statements).to.have.length(4); // the group, refused as a whole, then each unit alone
     expect(await count('h')).to.equal(2);
     expect(Number((await db.orm.em.fork().execute(`select n from uow_items where id = 'g1'`))[0].n)).to.equal(1);
+  });
+
+  it('does not hold a group behind one unit waiting for a row lock: after its lock timeout the units go alone', async () => {
+    await db.orm.em.fork().execute(`insert into uow_items values ('l1', 1)`);
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`update uow_items set n = 2 where id = 'l1'`); // holds l1 until it commits
+      let waitingDone = false;
+      const waiting = db.transactor.run((tx) => deferWrite(tx, 'update uow_items set n = ? where id = ?', [3, 'l1'])).then(() => (waitingDone = true));
+      const free = db.transactor.run((tx) => deferWrite(tx, 'insert into uow_items values (?, ?)', ['l2', 1]));
+      const freeDone = await Promise.race([free.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1_000))]);
+      expect(freeDone, 'the free unit waited for the other unit’s lock').to.equal(true);
+      expect(await count('l2')).to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(waitingDone, 'alone, the waiting unit waits for the lock as long as it takes').to.equal(false);
+      await other.query('commit');
+      await waiting;
+      expect(Number((await db.orm.em.fork().execute(`select n from uow_items where id = 'l1'`))[0].n)).to.equal(3);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.end();
+    }
   });
 
   it('keeps a unit that reads out of the group: its transaction stays its own', async () => {

@@ -4,17 +4,20 @@ import { GroupCommit } from '../../../infrastructure/persistence/group-commit';
 import type { Statement } from '../../../infrastructure/persistence/prepared-statements';
 
 const write = (id: string): Statement => ({ sql: 'insert into t values (?)', params: [id] });
+const LOCK_TIMEOUT = `set local lock_timeout = '50ms'`;
 
 /** A database stand-in: records each query (one per round trip) and fails those that `refuse` picks. */
 function database(refuse: (statements: readonly Statement[]) => Error | null = () => null) {
-  const queries: string[][] = [];
+  const queries: string[][] = []; // the units' statements, without the group's lock timeout
+  const sent: Array<readonly Statement[]> = [];
   const sendOnce = async (statements: readonly Statement[]) => {
     await new Promise((resolve) => setImmediate(resolve)); // an answer comes in a later turn, as from a socket
-    queries.push(statements.map((s) => String(s.params[0] ?? s.sql)));
+    sent.push(statements);
+    queries.push(statements.filter((s) => s.sql !== LOCK_TIMEOUT).map((s) => String(s.params[0] ?? s.sql)));
     const refusal = refuse(statements);
     if (refusal) throw refusal;
   };
-  return { queries, sendOnce };
+  return { queries, sent, sendOnce };
 }
 
 /** What PostgreSQL answers to a failed statement: the implicit transaction rolled back. */
@@ -26,6 +29,14 @@ describe('group commit (write-only units of one event-loop turn share a round tr
     const group = new GroupCommit(db.sendOnce);
     await Promise.all(['a', 'b', 'c'].map((id) => group.commit([write(id)])));
     expect(db.queries).to.deep.equal([['a', 'b', 'c']]);
+  });
+
+  it('opens a group with its lock timeout, so a unit waiting for a row lock holds the others back no longer than that', async () => {
+    const db = database();
+    const group = new GroupCommit(db.sendOnce);
+    await Promise.all([group.commit([write('a')]), group.commit([write('b')])]);
+    await group.commit([write('alone')]);
+    expect(db.sent.map((statements) => statements[0]!.sql)).to.deep.equal([LOCK_TIMEOUT, 'insert into t values (?)']);
   });
 
   it('sends units of different turns in different queries', async () => {
