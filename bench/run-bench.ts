@@ -40,6 +40,8 @@ const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').sp
 const ALL_SCENARIOS = ['health', 'payments', 'fanout', 'paced-fanout', 'burst-fanout', 'customers'];
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(',');
 const FULL_RUN = process.env.BENCH_SETUPS === undefined && process.env.BENCH_SCENARIOS === undefined;
+/** The yardstick: bare Koa answering a POST with one INSERT (bench/baseline-server.ts). */
+const BASELINE_SCENARIO = 'POST /write (one INSERT)';
 
 interface Result {
   setup: string;
@@ -402,7 +404,14 @@ async function settle(env: Record<string, string>): Promise<void> {
   }
 }
 
-async function benchService(setup: string, env: Record<string, string>, results: Result[], topology: Topology = 'one process'): Promise<void> {
+/**
+ * Measures the bare-Koa + INSERT yardstick again. The machine's speed drifts within one run (26 Nov, two runs half
+ * an hour apart: the yardstick at their start 4,761 and 4,757/s, GET /health/live of the one-process setup minutes
+ * later 8,790 and 6,254/s), so each setup's payments are compared with a yardstick measured just before them.
+ */
+type MeasureBaseline = (label: string) => Promise<void>;
+
+async function benchService(setup: string, env: Record<string, string>, results: Result[], measureBaseline: MeasureBaseline, topology: Topology = 'one process'): Promise<void> {
   const service = await startService(env, topology);
   const base = `http://127.0.0.1:${service.port}`;
   try {
@@ -424,6 +433,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
       // A warm-up (JIT, pools, the gRPC channel), then statistics, then the measured runs.
       await warmUp(`${base}/v1/payments`, { headers: auth, body: payment });
       await analyze(env);
+      await measureBaseline(`bare Koa + PostgreSQL, before ${setup}`);
       // Payments alone first; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
       if (SCENARIOS.includes('payments')) results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
       await settle(env);
@@ -496,27 +506,36 @@ async function benchService(setup: string, env: Record<string, string>, results:
 async function main(): Promise<void> {
   const results: Result[] = [];
   const baselineUrl = await freshDatabase('bench_baseline');
+  // The yardstick stays up (idle) for the whole run: measured first, and again before each setup's payments.
   const baseline = await startChild(path.join(DIST, 'bench/baseline-server.js'), [], { DATABASE_URL: baselineUrl }, /listening (\d+)/);
+  const write = `http://127.0.0.1:${baseline.port}/write`;
+  const measureBaseline: MeasureBaseline = async (label) => {
+    results.push(summarize(label, BASELINE_SCENARIO, await load(write, { method: 'POST', body: '{"amount":1990}' })));
+  };
   try {
     results.push(summarize('bare Koa', 'GET /ping', await load(`http://127.0.0.1:${baseline.port}/ping`, {})));
     // The yardstick gets the same warm-up as the payment path it is compared with.
-    await warmUp(`http://127.0.0.1:${baseline.port}/write`, { body: '{"amount":1990}' });
-    results.push(summarize('bare Koa + PostgreSQL', 'POST /write (one INSERT)', await load(`http://127.0.0.1:${baseline.port}/write`, { method: 'POST', body: '{"amount":1990}' })));
+    await warmUp(write, { body: '{"amount":1990}' });
+    await measureBaseline('bare Koa + PostgreSQL');
+    await benchSetups(results, measureBaseline);
   } finally {
     await stopChild(baseline);
   }
+  report(results);
+}
 
+async function benchSetups(results: Result[], measureBaseline: MeasureBaseline): Promise<void> {
   if (SETUPS.includes('embedded')) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
     try {
-      await benchService('embedded (PGlite, in-process)', { DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' }, results);
+      await benchService('embedded (PGlite, in-process)', { DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' }, results, measureBaseline);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
   if (SETUPS.includes('distributed')) {
     const serviceDatabase = await freshDatabase('bench_service');
-    await benchService('PostgreSQL + NATS JetStream, one process', { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: await freshStream('BENCH'), NATS_SUBJECT_PREFIX: 'bench', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) }, results);
+    await benchService('PostgreSQL + NATS JetStream, one process', { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: await freshStream('BENCH'), NATS_SUBJECT_PREFIX: 'bench', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) }, results, measureBaseline);
   }
   if (SETUPS.includes('processes')) {
     const serviceDatabase = await freshDatabase('bench_processes');
@@ -524,11 +543,23 @@ async function main(): Promise<void> {
       'PostgreSQL + NATS JetStream, edge + worker + adapter processes',
       { DATABASE_URL: serviceDatabase, NATS_URL, NATS_STREAM: await freshStream('BENCHP'), NATS_SUBJECT_PREFIX: 'benchp', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')) },
       results,
+      measureBaseline,
       'processes',
     );
   }
+}
 
-  const baselineWrite = results.find((result) => result.scenario.startsWith('POST /write'))?.requestsPerSecond ?? null;
+/**
+ * Each row's ratio is to the yardstick measured last before it (the first one for the rows before it): a setup's
+ * payments to the yardstick measured just before them.
+ */
+function report(results: readonly Result[]): void {
+  const yardsticks = results.filter((r) => r.scenario === BASELINE_SCENARIO);
+  let yardstick = yardsticks[0]?.requestsPerSecond ?? null;
+  const ratio = (r: Result) => {
+    if (r.scenario === BASELINE_SCENARIO) yardstick = r.requestsPerSecond;
+    return yardstick ? `${Math.round((r.requestsPerSecond! / yardstick) * 1000) / 10} %` : '-';
+  };
   const lines = [
     `# Benchmarks`,
     '',
@@ -539,13 +570,13 @@ async function main(): Promise<void> {
     ...results.map((r) =>
       r.requestsPerSecond === null
         ? `| ${r.setup} | ${r.scenario} | - | - | - | - | ${r.note ?? ''} |`
-        : `| ${r.setup} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? (baselineWrite ? `${Math.round((r.requestsPerSecond / baselineWrite) * 1000) / 10} %` : '-')} |`,
+        : `| ${r.setup} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? ratio(r)} |`,
     ),
     '',
   ];
-  const report = lines.join('\n');
-  console.log(report);
-  if (FULL_RUN) fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
+  const text = lines.join('\n');
+  console.log(text);
+  if (FULL_RUN) fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), text);
 }
 
 main().catch((error) => {
