@@ -61,7 +61,6 @@ function startInThread(slug: string, options: AdapterStartOptions, logger: Logge
     workerData,
     ...(ADAPTER_THREAD.endsWith('.ts') ? { execArgv: [...process.execArgv, '--require', 'tsx/cjs'] } : {}),
   });
-  const post = (message: ToAdapterThread) => worker.postMessage(message);
   return new Promise((resolve, reject) => {
     const exitedEarly = (code: number) => reject(new Error(`the ${slug} adapter thread exited with code ${code} before it listened`));
     worker.once('error', reject);
@@ -79,7 +78,7 @@ function startInThread(slug: string, options: AdapterStartOptions, logger: Logge
         port: message.port,
         address: message.address,
         ...(message.vaultUrl ? { vaultUrl: message.vaultUrl } : {}),
-        ...(message.reportsAsynchronously ? { setCoreNotificationsAddress: (address: string) => post({ type: 'core-notifications', address }) } : {}),
+        ...(message.reportsAsynchronously ? { setCoreNotificationsAddress: (address: string) => worker.postMessage({ type: 'core-notifications', address } satisfies ToAdapterThread) } : {}),
         threadId: worker.threadId,
         stop: () => stopThread(worker),
       });

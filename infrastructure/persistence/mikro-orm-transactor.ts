@@ -135,7 +135,7 @@ class UnitOfWork {
   /** A statement that answers now, preceded in the same round trip by BEGIN (first time) and the queued writes. */
   async execute(sql: string, params: readonly unknown[] = [], method: ResultShape = 'all'): Promise<unknown> {
     const statement = { sql, params };
-    if (!this.transactional) return shaped(await this.once([statement]), method);
+    if (!this.transactional) return shaped(await this.connections.once([statement]), method);
     const idle = !this.begun;
     const batch = idle ? [BEGIN, ...this.pending] : this.pending;
     this.begun = true;
@@ -146,7 +146,7 @@ class UnitOfWork {
   async defer(sql: string, params: readonly unknown[]): Promise<void> {
     const statement = { sql, params };
     if (!this.transactional) {
-      await this.once([statement]);
+      await this.connections.once([statement]);
       return;
     }
     this.pending.push(statement);
@@ -177,10 +177,6 @@ class UnitOfWork {
     return this.connections.send(this.connection, statements, idle);
   }
 
-  /** Outside a transaction: a connection for this statement only. */
-  private once(statements: readonly Statement[]): Promise<QueryResult> {
-    return this.connections.once(statements);
-  }
 
   private releaseConnection(): void {
     if (!this.connection) return;
