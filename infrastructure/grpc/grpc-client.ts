@@ -7,6 +7,7 @@ import {
   Metadata,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { installChurnFreeHttp2StreamRegistries } from './http2-stream-registries';
 
 /** Channel options every client of ours uses: keepalive pings so a dead peer is noticed between calls. */
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
@@ -28,6 +29,7 @@ export function createGrpcClient<C extends Client>(
   address: string,
   options: Partial<ClientOptions> = {},
 ): C {
+  installChurnFreeHttp2StreamRegistries();
   return new Ctor(address, grpcCredentials.createInsecure(), { ...DEFAULT_CLIENT_OPTIONS, ...options });
 }
 

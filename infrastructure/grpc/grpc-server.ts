@@ -8,6 +8,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { installChurnFreeHttp2StreamRegistries } from './http2-stream-registries';
 
 /** One service to expose: the generated definition (e.g. `AcquirerConnectorService`) and its handlers. */
 export interface GrpcServiceRegistration {
@@ -45,6 +46,7 @@ export function serviceNameOf(definition: ServiceDefinition): string {
  * (grpc.health.v1.Health), reporting SERVING for the server ('') and each registered service.
  */
 export async function startGrpcServer(options: StartGrpcServerOptions): Promise<RunningGrpcServer> {
+  installChurnFreeHttp2StreamRegistries();
   const host = options.host ?? '127.0.0.1';
   const server = new Server({
     'grpc.keepalive_permit_without_calls': 1,
