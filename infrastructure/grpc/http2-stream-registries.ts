@@ -55,10 +55,6 @@ export class StreamsById<S> {
   forEach(visit: (stream: S, id: number, registry: this) => void): void {
     for (const [id, stream] of Object.entries(this.entries)) visit(stream, Number(id), this);
   }
-
-  values(): IterableIterator<S> {
-    return Object.values(this.entries)[Symbol.iterator]();
-  }
 }
 
 /** Streams still waiting for an id (Node's `state.pendingStreams`): a handful at a time, so an array. */
@@ -87,10 +83,6 @@ export class PendingStreams<S> {
 
   forEach(visit: (stream: S, same: S, registry: this) => void): void {
     for (const stream of [...this.items]) visit(stream, stream, this);
-  }
-
-  values(): IterableIterator<S> {
-    return [...this.items][Symbol.iterator]();
   }
 }
 
