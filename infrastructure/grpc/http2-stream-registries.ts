@@ -13,9 +13,9 @@
  * scavenge, a plain object used the same way 0.04 MB.
  *
  * How: `http2.connect` and `http2.createServer`/`createSecureServer` are wrapped so each new session gets the
- * replacements while it is still empty. Node keeps the registries in a symbol-keyed state object and uses only
- * get/set/add/delete/size/forEach on them; where a Node version does not have that shape, the session is left as
- * it is, so this can only lose its benefit, never break a session.
+ * replacements while it is still empty. Node keeps the registries in a symbol-keyed state object and calls only
+ * get/set/add/delete/size/forEach on them, the methods these classes have; where a Node version does not have that
+ * shape, the session is left as it is, so this can only lose its benefit, never break a session.
  */
 import http2 from 'node:http2';
 
@@ -32,10 +32,6 @@ export class StreamsById<S> {
     return this.entries[id];
   }
 
-  has(id: number): boolean {
-    return this.entries[id] !== undefined;
-  }
-
   set(id: number, stream: S): this {
     if (this.entries[id] === undefined) this.count += 1;
     this.entries[id] = stream;
@@ -46,7 +42,7 @@ export class StreamsById<S> {
     if (this.entries[id] === undefined) return false;
     delete this.entries[id];
     this.count -= 1;
-    // An empty registry starts afresh: a dictionary never shrinks on its own.
+    // An empty registry starts afresh, so an idle session does not keep a store sized for its busiest moment.
     if (this.count === 0) this.entries = Object.create(null);
     return true;
   }
@@ -63,10 +59,6 @@ export class PendingStreams<S> {
 
   get size(): number {
     return this.items.length;
-  }
-
-  has(stream: S): boolean {
-    return this.items.includes(stream);
   }
 
   add(stream: S): this {
