@@ -243,7 +243,10 @@ function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): { 
   }
   if (error instanceof DomainError) {
     const status = statusForCode(error.code);
-    return { status, body: errorBody(error.code, error.message, requestId, error.meta.param ?? null, error.meta.details ?? []), headers: {} };
+    // A refusal that holds only for a moment (another operation on the payment in flight) says when to retry, so
+    // a client can tell it from a state that will not change.
+    const headers: Record<string, string> = isTransientRefusal(error) ? { 'Retry-After': '1' } : {};
+    return { status, body: errorBody(error.code, error.message, requestId, error.meta.param ?? null, error.meta.details ?? []), headers };
   }
   const status = (error as { status?: number; expose?: boolean }).status;
   if (status && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {

@@ -45,6 +45,8 @@ export interface CreateCardPaymentCommand {
   readonly clientUserAgent?: string;
   readonly deviceId?: string;
   readonly splits?: ReadonlyArray<{ recipientId: string; type: 'percentage' | 'fixed'; value: number; liableForChargeback?: boolean; chargeProcessingFee?: boolean }>;
+  /** The split recipient that takes the cents left over by rounding percentage shares down. */
+  readonly splitRemainderRecipientId?: string;
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
   /** A published flow to route by instead of the environment's active one. */
   readonly flowId?: string;
@@ -57,9 +59,18 @@ interface ChargeSource {
   pinnedAccountId: string | null;
 }
 
-/** Split shares in minor units: percentages of the amount (rounded down), the remainder to the first recipient. */
-function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']): SplitEntry[] {
+/**
+ * Split shares in minor units. A percentage share (value in basis points) is rounded down; the cents the rounding
+ * leaves over, all percentage shares together, go to the share of `remainderRecipientId` when given (which must be
+ * one of the recipients), else stay with the merchant like the rest of the amount the shares do not cover.
+ */
+function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits'], remainderRecipientId?: string): SplitEntry[] {
   const list = splits ?? [];
+  const seen = new Set<string>();
+  list.forEach((s, index) => {
+    if (seen.has(s.recipientId)) throw new DomainError('validation_failed', `Recipient ${s.recipientId} has more than one split; give each recipient one share.`, { param: `body.splits[${index}].recipientId` });
+    seen.add(s.recipientId);
+  });
   const entries = list.map((s) => ({
     recipientId: s.recipientId,
     type: s.type,
@@ -74,6 +85,14 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
     capturedAmount: 0,
     refundedAmount: 0,
   }));
+  if (remainderRecipientId !== undefined) {
+    const taker = entries.find((e) => e.recipientId === remainderRecipientId);
+    if (!taker) throw new DomainError('validation_failed', 'splitRemainderRecipientId must be the recipientId of one of the splits.', { param: 'body.splitRemainderRecipientId' });
+    const percentages = list.filter((s) => s.type === 'percentage');
+    const exact = Math.floor((amount * percentages.reduce((n, s) => n + s.value, 0)) / 10_000);
+    const rounded = entries.filter((e) => e.type === 'percentage').reduce((n, e) => n + e.amount, 0);
+    taker.amount += exact - rounded;
+  }
   const total = entries.reduce((n, e) => n + e.amount, 0);
   if (total > amount) throw new DomainError('validation_failed', 'The split shares add up to more than the payment amount.', { param: 'body.splits' });
   return entries;
@@ -95,7 +114,7 @@ export class CreatePayment {
     const source = await this.resolveSource(command);
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
     const [allAccounts, flow] = await Promise.all([this.deps.connectors.accounts(scope), this.publishedFlow(command)]);
-    const splits = splitEntries(command.amount, command.splits);
+    const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
     const projection: RoutingPaymentProjection = {
       methodType: 'card',
       amount: command.amount,

@@ -7,6 +7,7 @@ import type { PaymentDomainEvent, PaymentEventType } from './payment.events';
 import { PaymentLifecycleState, PaymentStatus, PaymentTrigger, nextPaymentState } from './payment.transitions';
 import { cloneJson } from '../shared/clone-json';
 import { executedSteps, type FlowRoutePlan, type FlowStep } from '../flow/flow-route';
+import { apportionSplits } from './split-apportionment';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -752,6 +753,7 @@ export class Payment {
     const next = nextPaymentState(this.state.status, trigger) as PaymentStatus;
     this.state.status = next;
     mutate(this.state);
+    apportionSplits(this.state.splits, this.state);
     this.state.updatedAt = now.toISOString();
     this.lastBefore = before;
     return before;

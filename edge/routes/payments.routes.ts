@@ -43,7 +43,6 @@ export interface PaymentRouteDeps {
 }
 
 
-/** Refuses card numbers and security codes anywhere the schema lets them reach (spec, Authentication 8). */
 /**
  * The request's Idempotency-Key, for a money operation to bind to itself: repeating the key after the operation
  * was settled without it (its first answer was lost) answers the payment instead of executing again.
@@ -53,6 +52,7 @@ function idempotencyKeyOf(request: { headers: Readonly<Record<string, string | s
   return typeof key === 'string' && key !== '' ? { idempotencyKey: key } : {};
 }
 
+/** Refuses card-number and security-code fields in the body or its card (spec, Authentication 8). */
 export function refuseSensitiveCardData(body: Record<string, unknown>, location = 'body'): void {
   const check = (object: unknown, path: string) => {
     if (!object || typeof object !== 'object') return;
@@ -68,6 +68,14 @@ export function refuseSensitiveCardData(body: Record<string, unknown>, location 
   };
   check(body, location);
   check(body.card, `${location}.card`);
+  const token = (body.card as { token?: unknown } | undefined)?.token;
+  if (typeof token === 'string' && isCardNumber(token.replace(/[ -]/g, ''))) {
+    throw new DomainError(
+      'sensitive_card_data',
+      `${location}.card.token is a card number, not a vault token: the payment API never accepts card numbers. Tokenize the card in the vault and send its token.`,
+      { param: `${location}.card.token` },
+    );
+  }
 }
 
 /** 13 to 19 digits passing Luhn: a card number. */
@@ -104,6 +112,7 @@ function freeTextFields(body: Record<string, any>): Array<[string, unknown]> {
     ['body.description', body.description],
     ['body.softDescriptor', body.softDescriptor],
     ['body.card.holderName', body.card?.holderName],
+    ['body.reason', body.reason],
   ];
   for (const [key, value] of Object.entries(body.metadata ?? {})) fields.push([`body.metadata.${key}`, value]);
   (body.items ?? []).forEach((item: { name?: unknown; sku?: unknown }, index: number) => fields.push([`body.items[${index}].name`, item.name], [`body.items[${index}].sku`, item.sku]));
@@ -153,7 +162,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         if (!body.card && !body.paymentMethodId) {
           throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
         }
-        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, splitRemainderRecipientId: _r, fraudAnalysis: _f, methodType: _m, ...rest } = body;
+        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, fraudAnalysis: _f, methodType: _m, ...rest } = body;
         const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal) };
         return { body: await deps.create.execute(command) };
       },
@@ -215,20 +224,24 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'post', path: '/v1/payments/:id/void', operationId: 'voidPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Void an authorized, uncaptured card payment', successStatus: 201, idempotent: true, body: voidBody,
-      handler: async (request) => ({
+      handler: async (request) => {
+        refuseCardNumbersInText((request.body ?? {}) as Record<string, unknown>);
+        return {
         body: await deps.void.execute({
           scope: tenantScopeOf(request.principal),
           paymentId: request.params.id!,
           reason: (request.body as { reason?: string } | undefined)?.reason,
           ...idempotencyKeyOf(request),
         }),
-      }),
+        };
+      },
     }),
     defineRoute({
       method: 'post', path: '/v1/payments/:id/refund', operationId: 'refundPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
       summary: 'Refund all or part of the captured amount (several partial refunds allowed)', successStatus: 201, idempotent: true, body: refundBody,
       handler: async (request) => {
         const body = (request.body ?? {}) as { amount?: number; reason?: string; metadata?: Record<string, unknown> };
+        refuseCardNumbersInText(body);
         return { body: await deps.refund.execute({ scope: tenantScopeOf(request.principal), paymentId: request.params.id!, ...body, ...idempotencyKeyOf(request) }) };
       },
     }),

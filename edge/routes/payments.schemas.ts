@@ -3,6 +3,8 @@ import type { JsonSchema } from '../http/validation';
 /** Field names that would carry a card number or security code; the payment API never takes them. */
 export const SENSITIVE_CARD_FIELDS = ['number', 'cardNumber', 'card_number', 'pan', 'cvv', 'cvc', 'cvv2', 'securityCode', 'security_code'] as const;
 
+/** A split recipient's id: the service's rcp_ prefix (spec, Conventions), at most 64 characters (body table). */
+const recipientIdSchema: JsonSchema = { type: 'string', minLength: 5, maxLength: 64, pattern: '^rcp_' };
 const refused: JsonSchema = { description: 'Never accepted: card numbers and security codes are refused with 422 sensitive_card_data; send card.token from the vault.' };
 const sensitiveProperties: Record<string, JsonSchema> = Object.fromEntries(SENSITIVE_CARD_FIELDS.map((name) => [name, refused]));
 
@@ -69,7 +71,7 @@ export const createPaymentBody: JsonSchema = {
         type: 'object',
         required: ['recipientId', 'type', 'value'],
         properties: {
-          recipientId: { type: 'string', maxLength: 64 },
+          recipientId: recipientIdSchema,
           type: { type: 'string', enum: ['percentage', 'fixed'] },
           value: { type: 'integer', minimum: 0 },
           liableForChargeback: { type: 'boolean' },
@@ -77,7 +79,7 @@ export const createPaymentBody: JsonSchema = {
         },
       },
     },
-    splitRemainderRecipientId: { type: 'string', maxLength: 64 },
+    splitRemainderRecipientId: { ...recipientIdSchema, description: 'Which of the split recipients takes the cents that rounding the percentage shares down leaves over (else the merchant keeps them).' },
     items: {
       type: 'array',
       maxItems: 100,

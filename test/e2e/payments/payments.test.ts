@@ -123,13 +123,15 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       }
     });
 
-    it('refuses a card number written into free text (description, metadata, items, holder name, merchant defined fields)', async () => {
+    it('refuses a card number written into free text (description, metadata, items, holder name, merchant defined fields) or sent as the token', async () => {
       for (const [body, param] of [
         [{ amount: 100, card: card(), description: 'paid with 4111 1111 1111 1111, thanks' }, 'body.description'],
         [{ amount: 100, card: card(), metadata: { note: 'card=5555-5555-5555-4444' } }, 'body.metadata.note'],
         [{ amount: 100, card: card(), items: [{ name: 'Gift', quantity: 1, amount: 100 }, { name: 'x 378282246310005', quantity: 1, amount: 1 }] }, 'body.items[1].name'],
         [{ amount: 100, card: { ...card(), holderName: 'ANA 4012888888881881' } }, 'body.card.holderName'],
         [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: [{ id: 1, value: '4111111111111111' }] } }, 'body.fraudAnalysis.merchantDefinedFields[0].value'],
+        [{ amount: 100, card: { ...card(), token: '4111111111111111' } }, 'body.card.token'],
+        [{ amount: 100, card: { ...card(), token: '4111 1111 1111 1111' } }, 'body.card.token'],
       ] as const) {
         const r = await merchant.sandbox.post('/v1/payments', body);
         expect(r.status, JSON.stringify(body)).to.equal(422);
@@ -454,6 +456,22 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(view.body.refunds[0].metadata).to.deep.equal(metadata);
     });
 
+    it('a card number in the reason or metadata of a refund or void is 422 sensitive_card_data and changes nothing', async () => {
+      const captured = (await merchant.sandbox.post('/v1/payments', { amount: 5_000, card: card() })).body.id as string;
+      const authorized = await manual();
+      for (const [path, body, param] of [
+        [`/v1/payments/${captured}/refund`, { amount: 100, reason: '4111111111111111' }, 'body.reason'],
+        [`/v1/payments/${captured}/refund`, { amount: 100, metadata: { note: '4111 1111 1111 1111' } }, 'body.metadata.note'],
+        [`/v1/payments/${authorized}/void`, { reason: 'card 4111111111111111' }, 'body.reason'],
+      ] as const) {
+        const refused = await merchant.sandbox.post(path, body);
+        expect(refused.status, path).to.equal(422);
+        expect(refused.body.error).to.include({ code: 'sensitive_card_data', param });
+      }
+      expect((await merchant.sandbox.get(`/v1/payments/${captured}`)).body).to.include({ refundedAmount: 0 });
+      expect((await merchant.sandbox.get(`/v1/payments/${authorized}`)).body).to.include({ status: 'authorized' });
+    });
+
     it('refunds only what was captured: none before capture (409), up to a partial capture after it (422 above)', async () => {
       const id = await manual();
       const early = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_000 });
@@ -465,6 +483,53 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(over.body.error.code).to.equal('amount_exceeds_available');
       const all = await merchant.sandbox.post(`/v1/payments/${id}/refund`, {});
       expect(all.body).to.include({ refundedAmount: 6_000, refundStatus: 'full', capturedAmount: 6_000 });
+    });
+
+    it('splits: each share accumulates its part of a partial capture and of each refund, ending at its share; events carry the shares', async () => {
+      const splits = [
+        { recipientId: 'rcp_seller', type: 'percentage', value: 7_000 },
+        { recipientId: 'rcp_platform', type: 'percentage', value: 3_000 },
+      ];
+      const created = await merchant.sandbox.post('/v1/payments', { amount: 10_000, card: card(), captureMethod: 'manual', splits });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const id = created.body.id as string;
+      const shares = (body: any) => body.splits.map((s: any) => [s.recipientId, s.amount, s.capturedAmount, s.refundedAmount]);
+      expect(shares(created.body)).to.deep.equal([['rcp_seller', 7_000, 0, 0], ['rcp_platform', 3_000, 0, 0]]);
+
+      // 5,001 of 10,000: each share its proportion, rounded down (the odd cent stays with the merchant).
+      const captured = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_001 });
+      expect(shares(captured.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 0], ['rcp_platform', 3_000, 1_500, 0]]);
+      const partial = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_001 });
+      expect(shares(partial.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 700], ['rcp_platform', 3_000, 1_500, 300]]);
+      const rest = await merchant.sandbox.post(`/v1/payments/${id}/refund`, {});
+      expect(shares(rest.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 3_500], ['rcp_platform', 3_000, 1_500, 1_500]]);
+
+      const evts = await events(id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured', 'payment.partially_refunded', 'payment.refunded']);
+      expect(shares(evts[1]!.data.object)).to.deep.equal(shares(captured.body));
+      expect(shares(evts[1]!.data.previousAttributes)).to.deep.equal([['rcp_seller', 7_000, 0, 0], ['rcp_platform', 3_000, 0, 0]]);
+      expect(shares(evts[3]!.data.previousAttributes)).to.deep.equal(shares(partial.body));
+    });
+
+    it('splits: the remainder recipient takes the cents rounding leaves over; bad recipients are 422 and create nothing', async () => {
+      const third = (recipientId: string) => ({ recipientId, type: 'percentage', value: 3_333 });
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 1_001, card: card(), splits: [third('rcp_a'), third('rcp_b')], splitRemainderRecipientId: 'rcp_b' });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      // 33.33 % of 1,001 is 333.63 each: 333 + 333, and the 1 cent of 667 (66.66 %) they leave goes to rcp_b.
+      expect(r.body.splits.map((s: any) => [s.recipientId, s.amount, s.capturedAmount])).to.deep.equal([['rcp_a', 333, 333], ['rcp_b', 334, 334]]);
+      const m = await service.merchant('Split refusals');
+      await createAccount(m.sandbox, 'primary', 150);
+      for (const [body, param] of [
+        [{ splits: [third('rcp_a')], splitRemainderRecipientId: 'rcp_z' }, 'body.splitRemainderRecipientId'],
+        [{ splits: [third('')] }, 'body.splits[0].recipientId'],
+        [{ splits: [third('seller-1')] }, 'body.splits[0].recipientId'],
+        [{ splits: [third('rcp_a'), third('rcp_a')] }, 'body.splits[1].recipientId'],
+      ] as const) {
+        const refused = await m.sandbox.post('/v1/payments', { amount: 1_001, card: card(), ...body });
+        expect(refused.status, JSON.stringify(body)).to.equal(422);
+        expect(refused.body.error, JSON.stringify(body)).to.include({ code: 'validation_failed', param });
+      }
+      expect((await m.sandbox.get('/v1/payments')).body.data).to.deep.equal([]);
     });
 
     it('a failed payment can be neither voided, captured nor refunded (409)', async () => {
@@ -708,6 +773,10 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const r = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: { ...card(), number: '4111111111111111' } });
       expect(r.status).to.equal(422);
       expect(r.body.error.code).to.equal('sensitive_card_data');
+      const asToken = await merchant.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: { ...card(), token: '4111111111111111' } });
+      expect(asToken.status).to.equal(422);
+      expect(asToken.body.error).to.include({ code: 'sensitive_card_data', param: 'body.card.token' });
+      expect((await merchant.sandbox.get(`/v1/customers/${customer.id}/payment-methods`)).body.data).to.deep.equal([]);
     });
   });
 

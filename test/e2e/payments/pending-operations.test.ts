@@ -144,6 +144,7 @@ describe('pending money operations: settled once, by the merchant or the settlem
     const during = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 4_000 }, { 'Idempotency-Key': `refund-${id}` });
     expect(during.status).to.equal(409);
     expect(during.body.error.message).to.match(/in progress/);
+    expect(during.headers.get('retry-after'), 'a refusal that holds only for a moment says when to retry').to.equal('1');
     expect((await view(id)).pendingOperation).to.deep.equal({ kind: 'refund', amount: 4_000, inFlight: true, automaticRetryAt: null });
 
     held.release();
