@@ -6,7 +6,7 @@ import type { FlowPaymentFacts } from '../../domain/flow/flow-rules';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
 import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
-import { DomainError } from '../../domain/shared/domain-error';
+import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
@@ -57,6 +57,8 @@ interface ChargeSource {
   isNetworkToken: boolean;
   card: CardSummary;
   pinnedAccountId: string | null;
+  /** The customer the payment is for: the body's, else the saved card's owner. */
+  customerId: string | null;
 }
 
 /**
@@ -114,6 +116,11 @@ export class CreatePayment {
     const source = await this.resolveSource(command);
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
     const [allAccounts, flow] = await Promise.all([this.deps.connectors.accounts(scope), this.publishedFlow(command)]);
+    // A pinned account must be one of this environment's (spec, Errors: 404 for another environment's account). A
+    // saved card's account that was removed since is not the merchant's request: routing reports it as unavailable.
+    if (command.card?.connectorAccountId && !allAccounts.some((account) => account.id === command.card!.connectorAccountId)) {
+      throw new NotFoundError('connector account', command.card.connectorAccountId);
+    }
     const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
     const projection: RoutingPaymentProjection = {
       methodType: 'card',
@@ -135,7 +142,7 @@ export class CreatePayment {
       amount: command.amount,
       currency: command.currency,
       captureMethod: command.captureMethod,
-      customerId: command.customerId ?? null,
+      customerId: source.customerId,
       paymentMethodId: command.paymentMethodId ?? null,
       card: source.card,
       installments: command.installments,
@@ -278,7 +285,7 @@ export class CreatePayment {
         }
         method.assertChargeable();
         const m = method.toPrimitives();
-        return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId };
+        return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId, customerId: m.customerId };
       }
       if (!command.card) {
         // The transparent checkout (no card, no paymentMethodId) is another capability; not wired here.
@@ -290,6 +297,7 @@ export class CreatePayment {
         isNetworkToken: c.isNetworkToken ?? false,
         card: { brand: c.brand ?? null, bin: c.bin ?? null, last4: c.last4 ?? null, expMonth: c.expMonth ?? null, expYear: c.expYear ?? null, holderName: c.holderName ?? null },
         pinnedAccountId: c.connectorAccountId ?? null,
+        customerId: command.customerId ?? null,
       };
     });
   }
@@ -393,7 +401,7 @@ function flowFacts(command: CreateCardPaymentCommand, source: ChargeSource, proj
     captureMethod: command.captureMethod ?? 'automatic',
     initiator: command.initiator ?? 'customer',
     hasSplits: projection.hasSplits,
-    customerId: command.customerId ?? null,
+    customerId: source.customerId,
     cardBrand: source.card.brand,
     cardBin: source.card.bin,
     metadata: command.metadata ?? {},

@@ -295,6 +295,21 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(evts[0]!.data.object.attempts).to.have.length(2);
     });
 
+    it("a card pinned to an account of another environment, or to no account, is 404 and creates nothing", async () => {
+      const m = await service.merchant('Pinned elsewhere');
+      await createAccount(m.sandbox, 'sandbox-primary', 100);
+      const liveAccount = await createAccount(m.live, 'live-primary', 100);
+      for (const pinned of [liveAccount, 'ca_does_not_exist']) {
+        const r = await m.sandbox.post('/v1/payments', { amount: 700, card: card('approved', { connectorAccountId: pinned }) });
+        expect(r.status, JSON.stringify(r.body)).to.equal(404);
+        expect(r.body.error.code).to.equal('not_found');
+        expect(r.body.error.message).to.not.match(/live/i);
+      }
+      expect((await m.sandbox.get('/v1/payments')).body.data).to.deep.equal([]);
+      const own = await m.live.post('/v1/payments', { amount: 700, card: card('approved', { connectorAccountId: liveAccount }) });
+      expect(own.body).to.include({ status: 'captured', connectorAccountId: liveAccount });
+    });
+
     it('routes by the accounts as they are now in every edge process: one added or disabled through another process is used or skipped at once', async () => {
       const second = await startTestService({
         joining: service,
@@ -747,6 +762,11 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(charge.status, JSON.stringify(charge.body)).to.equal(201);
       expect(charge.body).to.include({ status: 'captured', paymentMethodId: saved.body.id, customerId: customer.id });
       expect(charge.body.card.last4).to.equal('1111');
+      // Without customerId the saved card's owner is the payment's customer, and the payment is found by the name.
+      const byCard = await merchant.sandbox.post('/v1/payments', { amount: 4_600, paymentMethodId: saved.body.id });
+      expect(byCard.body).to.include({ status: 'captured', customerId: customer.id });
+      const found = await merchant.sandbox.get(`/v1/payments?search=Ana&limit=100`);
+      expect(found.body.data.map((p: any) => p.id)).to.include(byCard.body.id);
 
       const removed = await merchant.sandbox.delete(`/v1/payment-methods/${saved.body.id}`);
       expect(removed.status).to.equal(200);
