@@ -6,7 +6,7 @@ import type { UpdateConnectorAccount } from '../../application/connector-account
 import type { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
 import type { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
 import { tenantScopeOf } from '../http/principal';
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RateLimitRule, type RouteDefinition } from '../http/route';
 import {
   ACCOUNT_LIST_QUERY,
   ACCOUNT_RESPONSE,
@@ -32,6 +32,12 @@ export interface ConnectorUseCases {
 const TAG = 'Connectors';
 
 /** The catalog entry as the API shows it (contract.md 7): schemas as JSON objects, never proto JSON. */
+/**
+ * Credential tests at a partner: 20 per minute per organization (spec, Limits), shared by verify without saving and
+ * by a create with verify, so neither is a way around the other.
+ */
+const CREDENTIAL_TESTS: RateLimitRule = { name: 'connector-verify', points: 20, durationSeconds: 60, key: (request) => request.principal?.organizationId ?? null };
+
 export function catalogEntryJson(d: ConnectorDescription) {
   return {
     object: 'connector' as const,
@@ -64,7 +70,7 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       scopes: ['connectors:write'],
       summary: 'Test credentials at the partner without saving them (valid, invalid or unreachable); 20 per minute per organization',
       body: VERIFY_BODY, successStatus: 201, response: VERIFICATION_RESPONSE,
-      rateLimits: [{ name: 'connector-verify', points: 20, durationSeconds: 60, key: (request) => request.principal?.organizationId ?? null }],
+      rateLimits: [CREDENTIAL_TESTS],
       handler: async (request) => {
         const body = request.body as { credentials: Record<string, string>; config: Record<string, unknown> };
         return { body: await useCases.verifyCredentials.execute(request.params.slug!, body.credentials, body.config) };
@@ -81,6 +87,8 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       method: 'post', path: '/v1/connector-accounts', operationId: 'createConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
       summary: 'Create a connector account; credentials are validated against the connector schema and stored encrypted',
       body: CREATE_ACCOUNT_BODY, successStatus: 201, response: ACCOUNT_RESPONSE, idempotent: true,
+      // A create with verify saves nothing when the partner refuses: a credential test like verify without saving.
+      rateLimits: [{ ...CREDENTIAL_TESTS, key: (request) => (request.body?.verify === true ? CREDENTIAL_TESTS.key(request) : null) }],
       handler: async (request) => {
         const b = request.body as {
           connectorSlug: string; name: string; credentials: Record<string, string>; config: Record<string, unknown>;

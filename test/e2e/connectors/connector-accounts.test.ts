@@ -323,6 +323,19 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       const neighbour = await service.merchant('Neighbour');
       expect((await neighbour.sandbox.post('/v1/connectors/sandbox/verify', { credentials: SANDBOX_CREDENTIALS })).status).to.equal(201);
     });
+
+    it('a create with verify counts as a test (it saves nothing when refused); a create without verify does not', async () => {
+      const m = await service.merchant('Create and verify');
+      const create = (apiKey: string, verify: boolean) =>
+        m.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: `Try ${apiKey}`, credentials: { merchantId: 'm', apiKey }, verify });
+      for (let i = 0; i < 20; i++) expect((await create('invalid', true)).status).to.equal(422);
+      const limited = await create('invalid', true);
+      expect(limited.status).to.equal(429);
+      expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
+      expect((await m.sandbox.post('/v1/connectors/sandbox/verify', { credentials: SANDBOX_CREDENTIALS })).status, 'one budget for both').to.equal(429);
+      expect((await create('sk_test', false)).status).to.equal(201);
+      expect((await m.sandbox.get('/v1/connector-accounts')).body.data).to.have.length(1);
+    });
   });
 
   describe('ConnectorAccountDirectory (service connectorAccounts)', () => {
