@@ -10,6 +10,7 @@ import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { paymentMethodEventToOutbox, paymentMethodObject } from '../payments/payment-object';
+import type { ConnectorCall, PaymentDeps } from '../payments/payment-deps';
 
 export interface PaymentMethodDeps {
   readonly transactor: Transactor;
@@ -19,6 +20,16 @@ export interface PaymentMethodDeps {
   readonly customers: CustomerRepository;
   readonly paymentMethods: SavedPaymentMethodRepository;
   readonly connectors: PaymentConnectors;
+  /** Feeds each zero-value authorization's outcome into its account's health, as payments' calls do. */
+  readonly recordCall?: PaymentDeps['recordCall'];
+}
+
+/** A zero-value authorization's result, and the calls it made (one per account tried). */
+interface Verification {
+  readonly status: 'valid' | 'invalid' | 'unavailable';
+  readonly rawCode: string | null;
+  readonly connectorAccountId: string | null;
+  readonly calls: ReadonlyArray<{ readonly accountId: string; readonly call: ConnectorCall }>;
 }
 
 export interface SaveCardCommand {
@@ -46,6 +57,10 @@ export class ManagePaymentMethods {
 
   async save(scope: TenantScope, customerId: string, command: SaveCardCommand) {
     const c = command.card;
+    // A pinned account must be one of this environment's (spec, Errors: 404 for another environment's account).
+    if (c.connectorAccountId && !(await this.deps.connectors.accounts(scope)).some((account) => account.id === c.connectorAccountId)) {
+      throw new NotFoundError('connector account', c.connectorAccountId);
+    }
     const method = SavedPaymentMethod.saveCard({
       id: this.deps.ids.next('pm_'),
       ...scope,
@@ -63,11 +78,12 @@ export class ManagePaymentMethods {
     });
     if (!command.verify) return paymentMethodObject(method.toPrimitives());
 
-    const verification = await this.zeroAuth(scope, method);
+    const { calls, ...verification } = await this.zeroAuth(scope, method);
     const stored = await this.deps.transactor.run(async (tx) => {
       const current = await this.deps.paymentMethods.find(tx, scope, method.id, { forUpdate: true });
       if (!current) throw new NotFoundError('payment method', method.id);
       current.recordVerification({ ...verification, now: this.deps.clock.now() });
+      for (const { accountId, call } of calls) await this.deps.recordCall?.(tx, scope, accountId, call);
       await this.deps.paymentMethods.update(tx, current);
       await this.deps.outbox.append(tx, current.pullEvents().map(paymentMethodEventToOutbox));
       return current;
@@ -75,20 +91,20 @@ export class ManagePaymentMethods {
     return paymentMethodObject(stored.toPrimitives());
   }
 
-  private async zeroAuth(
-    scope: TenantScope,
-    method: SavedPaymentMethod,
-  ): Promise<{ status: 'valid' | 'invalid' | 'unavailable'; rawCode: string | null; connectorAccountId: string | null }> {
+  private async zeroAuth(scope: TenantScope, method: SavedPaymentMethod): Promise<Verification> {
     const m = method.toPrimitives();
     const accounts = await this.deps.connectors.accounts(scope);
     const decision = directRouting(
       { methodType: 'card', amount: 0, currency: 'BRL', installments: 1, hasSplits: false, pinnedConnectorAccountId: m.tokenReference.connectorAccountId },
       accounts,
     );
-    if (!decision.ok) return { status: 'unavailable', rawCode: null, connectorAccountId: null };
+    if (!decision.ok) return { status: 'unavailable', rawCode: null, connectorAccountId: null, calls: [] };
+    const calls: Array<{ accountId: string; call: ConnectorCall }> = [];
     for (const candidate of decision.accounts) {
       const opened = await this.deps.connectors.open(scope, candidate.id);
       if (!opened) continue;
+      const started = this.deps.clock.now().getTime();
+      const latencyMs = () => Math.max(0, this.deps.clock.now().getTime() - started);
       try {
         const card = m.card;
         const output = await opened.gateway.zeroAuth({
@@ -105,13 +121,16 @@ export class ManagePaymentMethods {
             ...(card.holderName ? { holderName: card.holderName } : {}),
           },
         });
-        return { status: output.status === 'approved' ? 'valid' : 'invalid', rawCode: output.rawCode, connectorAccountId: candidate.id };
+        const approved = output.status === 'approved';
+        calls.push({ accountId: candidate.id, call: { operation: 'zero_auth', outcome: approved ? 'approved' : 'declined', latencyMs: latencyMs() } });
+        return { status: approved ? 'valid' : 'invalid', rawCode: output.rawCode, connectorAccountId: candidate.id, calls };
       } catch (error) {
         if (!isConnectorFailure(error)) throw error;
         // technical failure: try the next account; all down means unavailable
+        calls.push({ accountId: candidate.id, call: { operation: 'zero_auth', outcome: error.kind === 'timeout' ? 'timeout' : 'technical_failure', latencyMs: latencyMs() } });
       }
     }
-    return { status: 'unavailable', rawCode: null, connectorAccountId: null };
+    return { status: 'unavailable', rawCode: null, connectorAccountId: null, calls };
   }
 
   async list(scope: TenantScope, customerId: string) {

@@ -783,9 +783,25 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(saved.status, JSON.stringify(saved.body)).to.equal(201);
       expect(saved.body.verification.status).to.equal('unavailable');
       expect((await events(saved.body.id)).map((e) => [e.type, e.data.object.verification.status])).to.deep.equal([['payment_method.verified', 'unavailable']]);
-      await createAccount(m.sandbox, 'up', 20);
+      const up = await createAccount(m.sandbox, 'up', 20);
       const charge = await m.sandbox.post('/v1/payments', { amount: 700, paymentMethodId: saved.body.id });
       expect(charge.body.status).to.equal('captured');
+      // Zero-value authorizations feed the accounts' health like payments do: the down account's failure, and
+      // (verifying again, now that one answers) the up account's answer, then the charge.
+      await m.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card('insufficient_funds'), verify: true });
+      const health = async (id: string) => (await m.sandbox.get(`/v1/connector-accounts/${id}`)).body.health.recentCalls;
+      const down = (await m.sandbox.get('/v1/connector-accounts')).body.data.find((a: any) => a.name === 'down').id;
+      expect(await health(down)).to.include({ total: 3, technicalFailures: 3 });
+      expect(await health(up)).to.include({ total: 2, approved: 1 });
+    });
+
+    it('a saved card pinned to an account of another environment is 404 and saves nothing', async () => {
+      const m = await service.merchant('Saved card pinned elsewhere');
+      const live = await createAccount(m.live, 'live-only', 10);
+      const customer = (await m.sandbox.post('/v1/customers', { name: 'Davi' })).body;
+      const r = await m.sandbox.post(`/v1/customers/${customer.id}/payment-methods`, { card: card('approved', { connectorAccountId: live }) });
+      expect(r.status, JSON.stringify(r.body)).to.equal(404);
+      expect((await m.sandbox.get(`/v1/customers/${customer.id}/payment-methods`)).body.data).to.deep.equal([]);
     });
 
     it('refuses card numbers on saved payment methods too', async () => {
