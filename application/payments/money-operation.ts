@@ -5,7 +5,8 @@ import type { OperationIntent, OperationRequest, SettlementSchedule } from '../.
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
-import type { PaymentDeps } from './payment-deps';
+import type { ConnectorCall, PaymentDeps } from './payment-deps';
+import type { Transaction } from '../../domain/ports/transactor';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 
 /** How long after a merchant's request ended without an answer the settlement worker first takes it up. */
@@ -127,6 +128,11 @@ async function moneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentI
   const requestedAt = new Date(intent.requestedAt!);
 
   let acquirerReference: string | null = null;
+  /** The acquirer call's outcome, for the account's health; recorded with whatever settles this attempt. */
+  let call: { accountId: string; call: ConnectorCall } | null = null;
+  const recordCall = async (tx: Transaction) => {
+    if (call) await deps.recordCall?.(tx, scope, call.accountId, call.call);
+  };
   try {
     if (plan.needsAcquirer(prepared.p)) {
       const primitives = prepared.payment.toPrimitives();
@@ -135,12 +141,18 @@ async function moneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentI
       if (!opened) {
         throw new DomainError('connector_unavailable', `The connector account ${accountId ?? '(none)'} that authorized this payment is not available.`);
       }
-      const output = await plan.call(prepared.p, {
-        gateway: opened.gateway,
-        credentials: opened.credentials,
-        operationId,
-        acquirerPaymentId: primitives.acquirer.acquirerPaymentId ?? '',
+      const started = deps.clock.now().getTime();
+      const outcomeOf = (outcome: ConnectorCall['outcome']) => ({
+        accountId: opened.account.id,
+        call: { operation: plan.kind, outcome, latencyMs: Math.max(0, deps.clock.now().getTime() - started) },
       });
+      const output = await plan
+        .call(prepared.p, { gateway: opened.gateway, credentials: opened.credentials, operationId, acquirerPaymentId: primitives.acquirer.acquirerPaymentId ?? '' })
+        .catch((error: unknown) => {
+          if (isConnectorFailure(error)) call = outcomeOf(error.kind === 'timeout' ? 'timeout' : 'technical_failure');
+          throw error;
+        });
+      call = outcomeOf(output.status === 'declined' ? 'declined' : 'approved');
       if (output.status === 'declined') {
         throw new DomainError('operation_declined', `The acquirer refused the operation (${output.rawCode}): ${output.message}`, { rawCode: output.rawCode });
       }
@@ -155,11 +167,12 @@ async function moneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentI
       origin.by === 'settlement'
         ? origin.schedule
         : { settleAfter: new Date(deps.clock.now().getTime() + FIRST_SETTLEMENT_DELAY_MS), settleTries: intent.settleTries ?? 0 };
-    await deps.transactor.run((tx) =>
-      mayHaveExecuted
+    await deps.transactor.run(async (tx) => {
+      await (mayHaveExecuted
         ? deps.payments.releaseOperation(tx, scope, paymentId, claimId, schedule)
-        : deps.payments.settleOperation(tx, scope, paymentId, { claimId }),
-    );
+        : deps.payments.settleOperation(tx, scope, paymentId, { claimId }));
+      await recordCall(tx);
+    });
     if (isConnectorFailure(error) || (mayHaveExecuted && error instanceof DomainError && error.code === 'connector_unavailable')) {
       const kind = isConnectorFailure(error) ? error.kind : 'unavailable';
       throw new DomainError(
@@ -185,6 +198,7 @@ async function moneyOperation<P>(deps: PaymentDeps, scope: TenantScope, paymentI
       if (events.length) await deps.outbox.append(tx, events);
     }
     await deps.payments.settleOperation(tx, scope, paymentId, { operationId });
+    await recordCall(tx);
     return payment;
   });
   return paymentObject(stored.toPrimitives());

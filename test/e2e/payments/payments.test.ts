@@ -421,6 +421,18 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(v.body.status).to.equal('voided');
     });
 
+    it("capture, refund and void calls feed the account's health like authorizations", async () => {
+      const m = await service.merchant('Operations health');
+      const account = await createAccount(m.sandbox, 'only', 10);
+      const captured = (await m.sandbox.post('/v1/payments', { amount: 900, card: card(), captureMethod: 'manual' })).body.id as string;
+      expect((await m.sandbox.post(`/v1/payments/${captured}/capture`, {})).status).to.equal(201);
+      expect((await m.sandbox.post(`/v1/payments/${captured}/refund`, { amount: 100 })).status).to.equal(201);
+      const voided = (await m.sandbox.post('/v1/payments', { amount: 900, card: card(), captureMethod: 'manual' })).body.id as string;
+      expect((await m.sandbox.post(`/v1/payments/${voided}/void`, {})).status).to.equal(201);
+      const health = (await m.sandbox.get(`/v1/connector-accounts/${account}`)).body.health.recentCalls;
+      expect(health).to.include({ total: 5, approved: 5 });
+    });
+
     it('void of a captured payment is 409', async () => {
       const r = await merchant.sandbox.post('/v1/payments', { amount: 500, card: card() });
       const v = await merchant.sandbox.post(`/v1/payments/${r.body.id}/void`, {});
