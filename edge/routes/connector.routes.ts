@@ -31,13 +31,13 @@ export interface ConnectorUseCases {
 
 const TAG = 'Connectors';
 
-/** The catalog entry as the API shows it (contract.md 7): schemas as JSON objects, never proto JSON. */
 /**
  * Credential tests at a partner: 20 per minute per organization (spec, Limits), shared by verify without saving and
  * by a create with verify, so neither is a way around the other.
  */
 const CREDENTIAL_TESTS: RateLimitRule = { name: 'connector-verify', points: 20, durationSeconds: 60, key: (request) => request.principal?.organizationId ?? null };
 
+/** The catalog entry as the API shows it (contract.md 7): schemas as JSON objects, never proto JSON. */
 export function catalogEntryJson(d: ConnectorDescription) {
   return {
     object: 'connector' as const,
