@@ -150,6 +150,11 @@ export interface SummaryBucket extends SummaryFigures {
   readonly start: string;
 }
 
+/** Which payments a summary counts besides its period: one currency, so amounts are never added across them. */
+export interface SummaryFilter {
+  readonly currency: string;
+}
+
 /** Performance of one connector account over the period, from the attempts it received. */
 export interface ConnectorAccountFigures {
   readonly connectorAccountId: string;
@@ -166,9 +171,10 @@ export interface ConnectorAccountFigures {
 /** Read models over payments: lists and the dashboard summary. */
 export interface PaymentQueries {
   list(tx: Transaction, scope: TenantScope, query: PaymentListQuery): Promise<PaymentListPage>;
-  figures(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<SummaryFigures>;
-  series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day'): Promise<SummaryBucket[]>;
-  perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<ConnectorAccountFigures[]>;
+  /** approvalRateBps, here and per connector account: approved / (approved + declined); technical failures are in neither. */
+  figures(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<SummaryFigures>;
+  series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day', filter: SummaryFilter): Promise<SummaryBucket[]>;
+  perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<ConnectorAccountFigures[]>;
   /** The payment's events, oldest first, for the timeline of the full view. */
   timeline(tx: Transaction, scope: TenantScope, paymentId: string): Promise<Array<{ id: string; type: string; createdAt: string; previousAttributes: Record<string, unknown> | null }>>;
 }

@@ -7,8 +7,12 @@ import type { ListPayments } from '../../application/payments/list-payments';
 import type { PaymentSummary } from '../../application/payments/payment-summary';
 import type { RefundPayment } from '../../application/payments/refund-payment';
 import type { VoidPayment } from '../../application/payments/void-payment';
+import { DECLINE_REASONS } from '../../domain/payment/decline';
+import { METHOD_TYPES, type Currency } from '../../domain/payment/payment';
+import { PAYMENT_STATUSES } from '../../domain/payment/payment.transitions';
 import { DomainError } from '../../domain/shared/domain-error';
 import { tenantScopeOf } from '../http/principal';
+import { queryDate, queryList, queryOneOf } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import {
   SENSITIVE_CARD_FIELDS,
@@ -138,8 +142,9 @@ function checkFraudAnalysis(body: { fraudAnalysis?: { merchantDefinedFields?: Ar
   });
 }
 
+/** Brands are free text on the payment (card.brand), so their list is not checked against a set. */
 const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
-const date = (value: string | undefined) => (value ? new Date(value) : undefined);
+const DECLINE_REASONS_NAMED = 'the canonical decline reasons of the decline table (e.g. INSUFFICIENT_FUNDS, DO_NOT_HONOR, STOLEN_CARD)';
 
 export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
   return [
@@ -178,19 +183,19 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
             query: {
               limit: q.limit,
               startingAfter: q.startingAfter,
-              createdBefore: date(q.createdBefore),
-              createdAfter: date(q.createdAfter),
+              createdBefore: queryDate(q.createdBefore, 'query.createdBefore'),
+              createdAfter: queryDate(q.createdAfter, 'query.createdAfter'),
               hasFallback: q.hasFallback,
               search: q.search,
               amountMin: q.amountMin,
               amountMax: q.amountMax,
               initiator: q.initiator,
-              methodTypes: list(q.methodType),
+              methodTypes: queryList(q.methodType, METHOD_TYPES, 'query.methodType'),
               brands: list(q.brand),
               connectorSlug: q.connector,
               connectorAccountId: q.connectorAccountId,
-              statuses: list(q.status),
-              declineReason: q.declineReason,
+              statuses: queryList(q.status, PAYMENT_STATUSES, 'query.status'),
+              declineReason: queryOneOf(q.declineReason, DECLINE_REASONS, 'query.declineReason', DECLINE_REASONS_NAMED),
             },
           }),
         };
@@ -198,10 +203,17 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'get', path: '/v1/payments/summary', operationId: 'paymentSummary', response: summaryResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:read'],
-      summary: 'Payment figures for a period, the previous period, a series and per connector account', successStatus: 200, query: summaryQuery,
+      summary: 'Payment figures in one currency for a period (at most a year), the previous period, a series and per connector account', successStatus: 200, query: summaryQuery,
       handler: async (request) => {
-        const q = request.query as { from?: string; to?: string };
-        return { body: await deps.summary.execute({ scope: tenantScopeOf(request.principal), from: date(q.from), to: date(q.to) }) };
+        const q = request.query as { from?: string; to?: string; currency: Currency };
+        return {
+          body: await deps.summary.execute({
+            scope: tenantScopeOf(request.principal),
+            from: queryDate(q.from, 'query.from'),
+            to: queryDate(q.to, 'query.to'),
+            currency: q.currency,
+          }),
+        };
       },
     }),
     defineRoute({

@@ -1,3 +1,6 @@
+import { MAX_SUMMARY_DAYS } from '../../application/payments/payment-summary';
+import { CURRENCIES, METHOD_TYPES } from '../../domain/payment/payment';
+import { PAYMENT_STATUSES } from '../../domain/payment/payment.transitions';
 import type { JsonSchema } from '../http/validation';
 
 /** Field names that would carry a card number or security code; the payment API never takes them. */
@@ -10,6 +13,8 @@ const sensitiveProperties: Record<string, JsonSchema> = Object.fromEntries(SENSI
 
 export const MAX_AMOUNT = 9_999_999_999;
 const amount: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_AMOUNT };
+/** The currencies a payment is created in; the summary counts one of them at a time. */
+const currency: JsonSchema = { type: 'string', enum: [...CURRENCIES], default: 'BRL' };
 /** The spec's map: values string (max 512), number, boolean or null; no bound on keys beyond the 1 MB body limit. */
 export const metadataSchema: JsonSchema = {
   type: 'object',
@@ -40,8 +45,8 @@ export const createPaymentBody: JsonSchema = {
   required: ['amount'],
   properties: {
     amount,
-    currency: { type: 'string', enum: ['BRL', 'USD', 'EUR', 'GBP', 'ARS', 'CLP', 'MXN'], default: 'BRL' },
-    methodType: { type: 'string', enum: ['card', 'debit_card', 'pix', 'boleto'], default: 'card' },
+    currency,
+    methodType: { type: 'string', enum: [...METHOD_TYPES], default: 'card' },
     pix: { type: 'object', properties: { expiresInSeconds: { type: 'integer', minimum: 60, maximum: 604800, default: 3600 } } },
     boleto: {
       type: 'object',
@@ -128,7 +133,8 @@ export const createPaymentBody: JsonSchema = {
   },
 };
 
-const commaList = { type: 'string', maxLength: 500 };
+/** A comma list; its values are checked at the edge (edge/http/query-values.ts), which a schema string cannot say. */
+const commaList = (values: string): JsonSchema => ({ type: 'string', maxLength: 500, description: `Comma-separated; each one of ${values}` });
 
 export const listPaymentsQuery: JsonSchema = {
   type: 'object',
@@ -142,18 +148,22 @@ export const listPaymentsQuery: JsonSchema = {
     amountMin: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
     amountMax: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
     initiator: { type: 'string', enum: ['customer', 'merchant'] },
-    methodType: commaList,
-    brand: commaList,
+    methodType: commaList(METHOD_TYPES.join(', ')),
+    brand: { type: 'string', maxLength: 500, description: 'Comma-separated card brands as sent on the payment, matched case-insensitively' },
     connector: { type: 'string', maxLength: 64 },
     connectorAccountId: { type: 'string', maxLength: 64 },
-    status: commaList,
-    declineReason: { type: 'string', maxLength: 64 },
+    status: commaList(PAYMENT_STATUSES.join(', ')),
+    declineReason: { type: 'string', maxLength: 64, description: 'A canonical reason of the decline table, e.g. INSUFFICIENT_FUNDS' },
   },
 };
 
 export const summaryQuery: JsonSchema = {
   type: 'object',
-  properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } },
+  properties: {
+    from: { type: 'string', format: 'date-time', description: `Default: 30 days before to. The period is at most ${MAX_SUMMARY_DAYS} days.` },
+    to: { type: 'string', format: 'date-time', description: 'Default: now' },
+    currency: { ...currency, description: 'Every figure counts only payments in this currency' },
+  },
 };
 
 export const captureBody: JsonSchema = { type: 'object', properties: { amount } };
@@ -355,8 +365,10 @@ export const paymentListResponse: JsonSchema = {
   },
 };
 
+/** One definition for the summary and each connector account (docs/payments.md, Reads). */
+const approvalRateBps: JsonSchema = { type: 'integer', description: 'approved * 10000 / (approved + declined), rounded down; technical failures are not issuer decisions and count in neither' };
 const figures: Record<string, JsonSchema> = {
-  total: int, approved: int, declined: int, failed: int, approvalRateBps: int, capturedVolume: int, averageTicket: int,
+  total: int, approved: int, declined: int, failed: int, approvalRateBps, capturedVolume: int, averageTicket: int,
   refundedVolume: int, refundCount: int, recoveredVolume: int, recoveredCount: int,
 };
 
@@ -366,12 +378,13 @@ export const summaryResponse: JsonSchema = {
     object: { type: 'string', enum: ['payment_summary'] },
     period: { type: 'object', properties: { from: dateTime, to: dateTime } },
     previousPeriod: { type: 'object', properties: { from: dateTime, to: dateTime } },
+    currency: { type: 'string', enum: [...CURRENCIES], description: 'The currency every figure counts (query currency)' },
     ...figures,
     previous: { type: 'object', properties: figures },
     series: { type: 'object', properties: { granularity: { type: 'string', enum: ['hour', 'day'] }, points: { type: 'array', items: { type: 'object', properties: { start: dateTime, ...figures } } } } },
     connectorAccounts: {
       type: 'array',
-      items: { type: 'object', properties: { connectorAccountId: str, connectorSlug: nullable(str), attempts: int, approved: int, declined: int, technicalFailures: int, approvalRateBps: int, capturedVolume: int, averageLatencyMs: nullable(int) } },
+      items: { type: 'object', properties: { connectorAccountId: str, connectorSlug: nullable(str), attempts: int, approved: int, declined: int, technicalFailures: int, approvalRateBps, capturedVolume: int, averageLatencyMs: nullable(int) } },
     },
   },
 };

@@ -6,6 +6,7 @@ import type {
   PaymentQueries,
   SummaryBucket,
   SummaryFigures,
+  SummaryFilter,
 } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -40,19 +41,27 @@ interface FigureRow {
   recovered_count: number;
 }
 
+/**
+ * The one approval rate, of the summary and of each connector account: approved over what an issuer decided
+ * (approved + declined), in basis points rounded down. A technical failure or timeout is no issuer's answer, so it
+ * counts in neither (the summary reports it in failed, an account in technicalFailures).
+ */
+export function approvalRateBps(approved: number, declined: number): number {
+  return approved + declined ? Math.floor((approved * 10_000) / (approved + declined)) : 0;
+}
+
 function figures(row: FigureRow | undefined): SummaryFigures {
   const n = (v: unknown) => Number(v ?? 0);
   const approved = n(row?.approved);
-  const failed = n(row?.failed);
-  const decided = approved + failed;
+  const declined = n(row?.declined);
   const capturedVolume = n(row?.captured_volume);
   const capturedCount = n(row?.captured_count);
   return {
     total: n(row?.total),
     approved,
-    declined: n(row?.declined),
-    failed,
-    approvalRateBps: decided ? Math.floor((approved * 10_000) / decided) : 0,
+    declined,
+    failed: n(row?.failed),
+    approvalRateBps: approvalRateBps(approved, declined),
     capturedVolume,
     averageTicket: capturedCount ? Math.floor(capturedVolume / capturedCount) : 0,
     refundedVolume: n(row?.refunded_volume),
@@ -130,15 +139,16 @@ export class SqlPaymentQueries implements PaymentQueries {
     return page;
   }
 
-  async figures(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<SummaryFigures> {
+  async figures(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<SummaryFigures> {
     const rows = await entityManager(tx).execute<FigureRow[]>(
-      `select ${FIGURES} from payments p where p.organization_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?`,
-      [scope.organizationId, scope.environment, from, to],
+      `select ${FIGURES} from payments p
+        where p.organization_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ? and p.currency = ?`,
+      [scope.organizationId, scope.environment, from, to, filter.currency],
     );
     return figures(rows[0]);
   }
 
-  async series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day'): Promise<SummaryBucket[]> {
+  async series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day', filter: SummaryFilter): Promise<SummaryBucket[]> {
     const rows = await entityManager(tx).execute<Array<FigureRow & { start: Date }>>(
       `with buckets as (
          select generate_series(date_trunc('${granularity}', ?::timestamptz at time zone 'UTC'),
@@ -148,14 +158,14 @@ export class SqlPaymentQueries implements PaymentQueries {
        select (b.start at time zone 'UTC') as start, ${FIGURES}
          from buckets b
          left join payments p on p.organization_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?
-                             and date_trunc('${granularity}', p.created_at at time zone 'UTC') = b.start
+                             and p.currency = ? and date_trunc('${granularity}', p.created_at at time zone 'UTC') = b.start
         group by b.start order by b.start`,
-      [from, to, scope.organizationId, scope.environment, from, to],
+      [from, to, scope.organizationId, scope.environment, from, to, filter.currency],
     );
     return rows.map((r) => ({ start: new Date(r.start).toISOString(), ...figures(r) }));
   }
 
-  async perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date): Promise<ConnectorAccountFigures[]> {
+  async perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<ConnectorAccountFigures[]> {
     const rows = await entityManager(tx).execute<
       Array<{ account_id: string; slug: string | null; attempts: number; approved: number; declined: number; technical: number; avg_latency: number | null; captured: number }>
     >(
@@ -166,9 +176,9 @@ export class SqlPaymentQueries implements PaymentQueries {
               round(avg((a->>'latencyMs')::numeric)) as avg_latency,
               coalesce(sum(p.captured_amount) filter (where a->>'outcome' in ('approved', 'fraud_review')), 0)::int8 as captured
          from payments p cross join lateral jsonb_array_elements(p.doc->'attempts') a
-        where p.organization_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?
+        where p.organization_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ? and p.currency = ?
         group by 1 order by 3 desc, 1`,
-      [scope.organizationId, scope.environment, from, to],
+      [scope.organizationId, scope.environment, from, to, filter.currency],
     );
     return rows.map((r) => {
       const approved = Number(r.approved);
@@ -180,7 +190,7 @@ export class SqlPaymentQueries implements PaymentQueries {
         approved,
         declined,
         technicalFailures: Number(r.technical),
-        approvalRateBps: approved + declined ? Math.floor((approved * 10_000) / (approved + declined)) : 0,
+        approvalRateBps: approvalRateBps(approved, declined),
         capturedVolume: Number(r.captured),
         averageLatencyMs: r.avg_latency === null ? null : Number(r.avg_latency),
       };

@@ -231,3 +231,16 @@ export const UNKNOWN_CODE_FALLBACK: Omit<DeclineClassification, 'rawCode'> = {
   consumerMessage: { ptBR: 'Não autorizada. Contate a central do seu cartão.', en: 'Not authorized. Please contact your card issuer.' },
   source: 'fallback',
 };
+
+/**
+ * Every canonical reason a payment's decline can carry (what `declineReason` filters on): the decline rows, the
+ * network-specific meanings and the fallback for unknown codes. Approvals are not reasons.
+ */
+export const DECLINE_REASONS: readonly string[] = [
+  ...new Set([
+    ...[...DECLINE_TABLE.values(), ...Object.values(BRAND_OVERRIDES).flatMap((codes) => Object.values(codes ?? {}))]
+      .filter((r) => !r.approved)
+      .map((r) => r.reason),
+    UNKNOWN_CODE_FALLBACK.reason,
+  ]),
+].sort();

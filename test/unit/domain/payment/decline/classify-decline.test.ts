@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import {
+  BRAND_OVERRIDES,
+  DECLINE_REASONS,
   DECLINE_TABLE,
   RETRY_ACTIONS,
   classifyDecline,
@@ -92,6 +94,19 @@ describe('decline classification', () => {
   it('covers the ABECS numeric and alphanumeric codes', () => {
     const abecs = ['04', '05', '06', '07', '12', '13', '14', '15', '19', '23', '30', '38', '39', '41', '43', '46', '51', '52', '53', '54', '55', '56', '57', '58', '59', '61', '62', '63', '64', '65', '74', '75', '76', '77', '78', '81', '82', '83', '86', '88', '91', '92', '93', '94', '96', 'AB', 'AC', 'B1', 'B2', 'FM', 'N0', 'N3', 'N4', 'N7', 'N8', 'P5', 'P6', 'R0', 'R1', 'R2', 'R3', '6P'];
     for (const code of abecs) expect(DECLINE_TABLE.has(code), code).to.equal(true);
+  });
+
+  it('DECLINE_REASONS holds every reason a decline can carry, under any brand or for an unknown code, and no approval', () => {
+    const brands = [null, ...Object.keys(BRAND_OVERRIDES), 'hipercard', 'unknown-brand'];
+    const produced = new Set<string>();
+    for (const code of [...DECLINE_TABLE.keys(), 'ZZ', '']) {
+      for (const brand of brands) {
+        const c = classifyDecline(code, brand);
+        if (!c.approved) produced.add(c.reason);
+      }
+    }
+    expect([...produced].sort()).to.deep.equal(DECLINE_REASONS);
+    expect(DECLINE_REASONS).to.not.include('APPROVED');
   });
 
   it('reports real coverage counts', () => {
