@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/shared/domain-error';
 import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
 import { tenantScopeOf } from '../http/principal';
+import { queryDate } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { eventView } from './webhooks.mappers';
 
@@ -33,8 +34,8 @@ export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
           type: q.type as string | undefined,
           objectType: q.objectType as string | undefined,
           objectId: q.objectId as string | undefined,
-          createdFrom: q.createdFrom ? new Date(q.createdFrom as string) : undefined,
-          createdTo: q.createdTo ? new Date(q.createdTo as string) : undefined,
+          createdFrom: queryDate(q.createdFrom as string | undefined, 'query.createdFrom'),
+          createdTo: queryDate(q.createdTo as string | undefined, 'query.createdTo'),
           search: q.search as string | undefined,
           limit,
           startingAfter: q.startingAfter as string | undefined,

@@ -11,6 +11,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhook/web
 import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
 import { tenantScopeOf } from '../http/principal';
+import { queryDate } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { attemptedDeliveryView, deliveryDetailView, deliveryRowView, endpointView, type DeliveryPolicySettings } from './webhooks.mappers';
@@ -234,8 +235,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         const rows = await deps.readModel.listDeliveries(scope, request.params.id, {
           statuses: parseStatuses(q.status as string | undefined),
           eventType: q.eventType as string | undefined,
-          createdFrom: q.createdFrom ? new Date(q.createdFrom as string) : undefined,
-          createdTo: q.createdTo ? new Date(q.createdTo as string) : undefined,
+          createdFrom: queryDate(q.createdFrom as string | undefined, 'query.createdFrom'),
+          createdTo: queryDate(q.createdTo as string | undefined, 'query.createdTo'),
           search: q.search as string | undefined,
           limit,
           startingAfter: q.startingAfter as string | undefined,
