@@ -124,7 +124,15 @@ function freeTextFields(body: Record<string, any>): Array<[string, unknown]> {
   return fields;
 }
 
+/** A metadata key that names a card security code: its value can only be one, which no check of digits can tell. */
+const SECURITY_CODE_KEY = /^(cvv2?|cvc2?|security[_-]?code)$/i;
+
 function refuseCardNumbersInText(body: Record<string, any>): void {
+  for (const key of Object.keys(body.metadata ?? {})) {
+    if (SECURITY_CODE_KEY.test(key)) {
+      throw new DomainError('sensitive_card_data', `body.metadata.${key} is refused: the payment API never accepts card security codes (CVV), in metadata either.`, { param: `body.metadata.${key}` });
+    }
+  }
   for (const [param, value] of freeTextFields(body)) {
     if (typeof value === 'string' && containsCardNumber(value)) {
       throw new DomainError('sensitive_card_data', `${param} looks like it holds a card number; the payment API never accepts card numbers. Tokenize the card in the vault and send card.token.`, { param });

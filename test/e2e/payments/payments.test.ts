@@ -132,6 +132,8 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ amount: 100, card: card(), fraudAnalysis: { merchantDefinedFields: [{ id: 1, value: '4111111111111111' }] } }, 'body.fraudAnalysis.merchantDefinedFields[0].value'],
         [{ amount: 100, card: { ...card(), token: '4111111111111111' } }, 'body.card.token'],
         [{ amount: 100, card: { ...card(), token: '4111 1111 1111 1111' } }, 'body.card.token'],
+        [{ amount: 100, card: card(), metadata: { CVV: '123' } }, 'body.metadata.CVV'],
+        [{ amount: 100, card: card(), metadata: { security_code: '1234' } }, 'body.metadata.security_code'],
       ] as const) {
         const r = await merchant.sandbox.post('/v1/payments', body);
         expect(r.status, JSON.stringify(body)).to.equal(422);
@@ -489,6 +491,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       for (const [path, body, param] of [
         [`/v1/payments/${captured}/refund`, { amount: 100, reason: '4111111111111111' }, 'body.reason'],
         [`/v1/payments/${captured}/refund`, { amount: 100, metadata: { note: '4111 1111 1111 1111' } }, 'body.metadata.note'],
+        [`/v1/payments/${captured}/refund`, { amount: 100, metadata: { cvv: '123' } }, 'body.metadata.cvv'],
         [`/v1/payments/${authorized}/void`, { reason: 'card 4111111111111111' }, 'body.reason'],
       ] as const) {
         const refused = await merchant.sandbox.post(path, body);
