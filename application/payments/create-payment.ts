@@ -113,7 +113,9 @@ export class CreatePayment {
 
   async execute(command: CreateCardPaymentCommand): Promise<PaymentObject> {
     const { scope } = command;
-    const source = await this.resolveSource(command);
+    // The shares' own rules first (pure); whether their recipients exist is read with the charge source.
+    const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
+    const source = await this.resolveSource(command, splits);
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
     const [allAccounts, flow] = await Promise.all([this.deps.connectors.accounts(scope), this.publishedFlow(command)]);
     // A pinned account must be one of this environment's (spec, Errors: 404 for another environment's account). A
@@ -121,7 +123,6 @@ export class CreatePayment {
     if (command.card?.connectorAccountId && !allAccounts.some((account) => account.id === command.card!.connectorAccountId)) {
       throw new NotFoundError('connector account', command.card.connectorAccountId);
     }
-    const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
     const projection: RoutingPaymentProjection = {
       methodType: 'card',
       amount: command.amount,
@@ -269,9 +270,11 @@ export class CreatePayment {
     return flow;
   }
 
-  private async resolveSource(command: CreateCardPaymentCommand): Promise<ChargeSource> {
+  private async resolveSource(command: CreateCardPaymentCommand, splits: readonly SplitEntry[]): Promise<ChargeSource> {
     const { scope } = command;
     return this.deps.transactor.read(async (tx) => {
+      // Only a payment with splits pays for this lookup: one statement for all its recipients.
+      if (splits.length > 0) await this.assertRecipientsExist(tx, scope, splits);
       if (command.customerId) {
         const customer = await this.deps.customers.find(tx, scope, command.customerId);
         if (!customer) throw new DomainError('resource_missing', `No such customer: ${command.customerId}`, { param: 'body.customerId' });
@@ -300,6 +303,16 @@ export class CreatePayment {
         customerId: command.customerId ?? null,
       };
     });
+  }
+
+  /**
+   * Each split must name a recipient of the payment's organization and environment; the first that does not is the
+   * error's param (splitRemainderRecipientId is one of the splits' recipients, so it is checked with them).
+   */
+  private async assertRecipientsExist(tx: Transaction, scope: TenantScope, splits: readonly SplitEntry[]): Promise<void> {
+    const existing = await this.deps.recipients.existingIds(tx, scope, splits.map((s) => s.recipientId));
+    const missing = splits.flatMap((s, index) => (existing.has(s.recipientId) ? [] : [{ param: `body.splits[${index}].recipientId`, message: `No such recipient: ${s.recipientId}` }]));
+    if (missing.length > 0) throw new DomainError('resource_missing', missing[0]!.message, { param: missing[0]!.param, details: missing });
   }
 
   private async route(

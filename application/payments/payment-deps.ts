@@ -10,6 +10,7 @@ import type {
   ProductionUsage,
   SavedPaymentMethodRepository,
 } from '../../domain/ports/payment-repositories';
+import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 
 /** Everything the payment use cases need, as ports. */
@@ -22,6 +23,8 @@ export interface PaymentDeps {
   readonly queries: PaymentQueries;
   readonly customers: CustomerRepository;
   readonly paymentMethods: SavedPaymentMethodRepository;
+  /** Split recipients: a payment's splits must name recipients of its organization and environment. */
+  readonly recipients: RecipientRepository;
   readonly connectors: PaymentConnectors;
   readonly usage: ProductionUsage;
   /** Card-testing protection (identity's securityGuard); absent in installations without it. */

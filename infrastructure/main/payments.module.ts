@@ -1,10 +1,11 @@
 /**
  * Payments: card payments by direct routing (create, capture, void, refund), lists, full view and summary;
- * customers and saved payment methods. Uses the connector-accounts capability (service `connectorAccounts`)
- * and, when present, identity's card-testing guard (service `securityGuard`).
+ * customers and saved payment methods; split recipients. Uses the connector-accounts capability (service
+ * `connectorAccounts`) and, when present, identity's card-testing guard (service `securityGuard`).
  */
 import { ManageCustomers } from '../../application/customers/manage-customers';
 import { ManagePaymentMethods } from '../../application/customers/manage-payment-methods';
+import { ManageRecipients } from '../../application/recipients/manage-recipients';
 import { CapturePayment } from '../../application/payments/capture-payment';
 import { CreatePayment } from '../../application/payments/create-payment';
 import { DirectoryPaymentConnectors } from '../../application/payments/directory-payment-connectors';
@@ -25,10 +26,12 @@ import type { CardSecurity } from '../../domain/ports/card-security';
 import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
 import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
 import { paymentRoutes } from '../../edge/routes/payments.routes';
+import { recipientRoutes } from '../../edge/routes/recipients.routes';
 import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodRepository } from '../persistence/customer.repository';
 import { SqlPaymentQueries } from '../persistence/payment.queries';
 import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.repository';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
+import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { Core } from './core';
 import { periodicWorker, type BackgroundWorker, type ModuleDefinition, type ModuleInstance } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
@@ -69,6 +72,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       queries: new SqlPaymentQueries(),
       customers: new SqlCustomerRepository(),
       paymentMethods: new SqlSavedPaymentMethodRepository(),
+      recipients: new SqlRecipientRepository(),
       connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(directory)),
       usage: new SqlProductionUsage(),
       ...(security ? { security } : {}),
@@ -128,17 +132,20 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       });
     }
     return {
-      routes: paymentRoutes({
-        create: new CreatePayment(deps),
-        capture: new CapturePayment(deps),
-        void: new VoidPayment(deps),
-        refund: new RefundPayment(deps),
-        get: new GetPayment(deps),
-        list: new ListPayments(deps),
-        summary: new PaymentSummary(deps),
-        customers,
-        paymentMethods,
-      }),
+      routes: [
+        ...paymentRoutes({
+          create: new CreatePayment(deps),
+          capture: new CapturePayment(deps),
+          void: new VoidPayment(deps),
+          refund: new RefundPayment(deps),
+          get: new GetPayment(deps),
+          list: new ListPayments(deps),
+          summary: new PaymentSummary(deps),
+          customers,
+          paymentMethods,
+        }),
+        ...recipientRoutes({ recipients: new ManageRecipients(deps) }),
+      ],
       workers,
       health: () => ({ declineCodes: declineTableCoverage() }),
     };

@@ -5,16 +5,19 @@
 import { Customer } from '../../domain/customer/customer';
 import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
 import { Payment } from '../../domain/payment/payment';
+import { Recipient } from '../../domain/recipient/recipient';
 import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
 import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
 import type { CustomerRepository, OperationIntent, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from '../../application/payments/payment-deps';
+import { recipientInput } from './builders/recipient.builder';
 
 const TX = {} as Transaction;
 const key = (scope: TenantScope, id: string) => `${scope.organizationId}/${scope.environment}/${id}`;
@@ -157,6 +160,40 @@ export class InMemoryCustomers implements CustomerRepository {
   }
 }
 
+export class InMemoryRecipients implements RecipientRepository {
+  readonly rows = new Map<string, Recipient>();
+  /** Each existingIds call, with the ids it asked for: a payment's splits are checked in one lookup. */
+  readonly lookups: string[][] = [];
+  async insert(_tx: Transaction, r: Recipient) {
+    const p = r.toPrimitives();
+    this.rows.set(key(p, p.id), Recipient.fromPrimitives(p));
+  }
+  async update(tx: Transaction, r: Recipient) {
+    await this.insert(tx, r);
+  }
+  async find(_tx: Transaction, scope: TenantScope, id: string) {
+    const r = this.rows.get(key(scope, id));
+    return r ? Recipient.fromPrimitives(r.toPrimitives()) : null;
+  }
+  async list() {
+    return [...this.rows.values()];
+  }
+  async existingIds(_tx: Transaction, scope: TenantScope, ids: readonly string[]) {
+    this.lookups.push([...ids]);
+    return new Set(ids.filter((id) => this.rows.has(key(scope, id))));
+  }
+  /** Seeds recipients of `scope` with these ids (valid bank data, no event). */
+  add(scope: TenantScope, ...ids: string[]): this {
+    for (const id of ids) {
+      this.rows.set(
+        key(scope, id),
+        Recipient.create({ id, ...scope, ...recipientInput({ name: `Recipient ${id}` }), now: new Date('2026-03-01T12:00:00.000Z') }),
+      );
+    }
+    return this;
+  }
+}
+
 export class InMemoryPaymentMethods implements SavedPaymentMethodRepository {
   readonly rows = new Map<string, SavedPaymentMethod>();
   async insert(_tx: Transaction, m: SavedPaymentMethod) {
@@ -271,6 +308,7 @@ export function paymentDeps(accounts: PaymentConnectorAccount[], clock: Clock = 
   const outbox = new FakeOutbox();
   const payments = new InMemoryPayments();
   const usage = new CountingUsage();
+  const recipients = new InMemoryRecipients();
   const deps: PaymentDeps = {
     transactor,
     outbox,
@@ -280,8 +318,9 @@ export function paymentDeps(accounts: PaymentConnectorAccount[], clock: Clock = 
     queries: {} as PaymentQueries,
     customers: new InMemoryCustomers(),
     paymentMethods: new InMemoryPaymentMethods(),
+    recipients,
     connectors,
     usage,
   };
-  return { deps, transactor, connectors, outbox, payments, usage };
+  return { deps, transactor, connectors, outbox, payments, usage, recipients };
 }

@@ -19,6 +19,7 @@ import { Migration20261125000300LeanerDeliveryWrites } from './Migration20261125
 import { Migration20261125000400OperationIntents } from './Migration20261125000400OperationIntents';
 import { Migration20261126000100PendingOperationSettlement } from './Migration20261126000100PendingOperationSettlement';
 import { Migration20261126000200Flows } from './Migration20261126000200Flows';
+import { Migration20261127000100Recipients } from './Migration20261127000100Recipients';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -37,4 +38,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000400OperationIntents', class: Migration20261125000400OperationIntents },
   { name: 'Migration20261126000100PendingOperationSettlement', class: Migration20261126000100PendingOperationSettlement },
   { name: 'Migration20261126000200Flows', class: Migration20261126000200Flows },
+  { name: 'Migration20261127000100Recipients', class: Migration20261127000100Recipients },
 ];

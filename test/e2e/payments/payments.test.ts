@@ -6,6 +6,7 @@ import { eventually } from '../../support/eventually';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
+import { recipientInput } from '../../support/builders/recipient.builder';
 
 const DEADLINE_MS = 400;
 
@@ -38,6 +39,13 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
 
   const createAccount = async (client: ApiClient, name: string, costBasisPoints: number, apiKey = 'sk_test') => {
     const r = await client.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name, credentials: { merchantId: `m_${name}`, apiKey }, costBasisPoints });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    return r.body.id as string;
+  };
+
+  /** A split recipient of the client's organization and environment (splits must name one). */
+  const createRecipient = async (client: ApiClient, name: string) => {
+    const r = await client.post('/v1/recipients', recipientInput({ name }));
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     return r.body.id as string;
   };
@@ -516,50 +524,82 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     });
 
     it('splits: each share accumulates its part of a partial capture and of each refund, ending at its share; events carry the shares', async () => {
+      const seller = await createRecipient(merchant.sandbox, 'Seller');
+      const platform = await createRecipient(merchant.sandbox, 'Platform');
       const splits = [
-        { recipientId: 'rcp_seller', type: 'percentage', value: 7_000 },
-        { recipientId: 'rcp_platform', type: 'percentage', value: 3_000 },
+        { recipientId: seller, type: 'percentage', value: 7_000 },
+        { recipientId: platform, type: 'percentage', value: 3_000 },
       ];
       const created = await merchant.sandbox.post('/v1/payments', { amount: 10_000, card: card(), captureMethod: 'manual', splits });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const id = created.body.id as string;
       const shares = (body: any) => body.splits.map((s: any) => [s.recipientId, s.amount, s.capturedAmount, s.refundedAmount]);
-      expect(shares(created.body)).to.deep.equal([['rcp_seller', 7_000, 0, 0], ['rcp_platform', 3_000, 0, 0]]);
+      expect(shares(created.body)).to.deep.equal([[seller, 7_000, 0, 0], [platform, 3_000, 0, 0]]);
 
       // 5,001 of 10,000: each share its proportion, rounded down (the odd cent stays with the merchant).
       const captured = await merchant.sandbox.post(`/v1/payments/${id}/capture`, { amount: 5_001 });
-      expect(shares(captured.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 0], ['rcp_platform', 3_000, 1_500, 0]]);
+      expect(shares(captured.body)).to.deep.equal([[seller, 7_000, 3_500, 0], [platform, 3_000, 1_500, 0]]);
       const partial = await merchant.sandbox.post(`/v1/payments/${id}/refund`, { amount: 1_001 });
-      expect(shares(partial.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 700], ['rcp_platform', 3_000, 1_500, 300]]);
+      expect(shares(partial.body)).to.deep.equal([[seller, 7_000, 3_500, 700], [platform, 3_000, 1_500, 300]]);
       const rest = await merchant.sandbox.post(`/v1/payments/${id}/refund`, {});
-      expect(shares(rest.body)).to.deep.equal([['rcp_seller', 7_000, 3_500, 3_500], ['rcp_platform', 3_000, 1_500, 1_500]]);
+      expect(shares(rest.body)).to.deep.equal([[seller, 7_000, 3_500, 3_500], [platform, 3_000, 1_500, 1_500]]);
 
       const evts = await events(id);
       expect(evts.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured', 'payment.partially_refunded', 'payment.refunded']);
       expect(shares(evts[1]!.data.object)).to.deep.equal(shares(captured.body));
-      expect(shares(evts[1]!.data.previousAttributes)).to.deep.equal([['rcp_seller', 7_000, 0, 0], ['rcp_platform', 3_000, 0, 0]]);
+      expect(shares(evts[1]!.data.previousAttributes)).to.deep.equal([[seller, 7_000, 0, 0], [platform, 3_000, 0, 0]]);
       expect(shares(evts[3]!.data.previousAttributes)).to.deep.equal(shares(partial.body));
     });
 
     it('splits: the remainder recipient takes the cents rounding leaves over; bad recipients are 422 and create nothing', async () => {
       const third = (recipientId: string) => ({ recipientId, type: 'percentage', value: 3_333 });
-      const r = await merchant.sandbox.post('/v1/payments', { amount: 1_001, card: card(), splits: [third('rcp_a'), third('rcp_b')], splitRemainderRecipientId: 'rcp_b' });
+      const a = await createRecipient(merchant.sandbox, 'A');
+      const b = await createRecipient(merchant.sandbox, 'B');
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 1_001, card: card(), splits: [third(a), third(b)], splitRemainderRecipientId: b });
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      // 33.33 % of 1,001 is 333.63 each: 333 + 333, and the 1 cent of 667 (66.66 %) they leave goes to rcp_b.
-      expect(r.body.splits.map((s: any) => [s.recipientId, s.amount, s.capturedAmount])).to.deep.equal([['rcp_a', 333, 333], ['rcp_b', 334, 334]]);
+      // 33.33 % of 1,001 is 333.63 each: 333 + 333, and the 1 cent of 667 (66.66 %) they leave goes to b.
+      expect(r.body.splits.map((s: any) => [s.recipientId, s.amount, s.capturedAmount])).to.deep.equal([[a, 333, 333], [b, 334, 334]]);
       const m = await service.merchant('Split refusals');
       await createAccount(m.sandbox, 'primary', 150);
+      const own = await createRecipient(m.sandbox, 'Own');
+      const z = await createRecipient(m.sandbox, 'Z');
       for (const [body, param] of [
-        [{ splits: [third('rcp_a')], splitRemainderRecipientId: 'rcp_z' }, 'body.splitRemainderRecipientId'],
+        [{ splits: [third(own)], splitRemainderRecipientId: z }, 'body.splitRemainderRecipientId'],
         [{ splits: [third('')] }, 'body.splits[0].recipientId'],
         [{ splits: [third('seller-1')] }, 'body.splits[0].recipientId'],
-        [{ splits: [third('rcp_a'), third('rcp_a')] }, 'body.splits[1].recipientId'],
+        [{ splits: [third(own), third(own)] }, 'body.splits[1].recipientId'],
       ] as const) {
         const refused = await m.sandbox.post('/v1/payments', { amount: 1_001, card: card(), ...body });
         expect(refused.status, JSON.stringify(body)).to.equal(422);
         expect(refused.body.error, JSON.stringify(body)).to.include({ code: 'validation_failed', param });
       }
       expect((await m.sandbox.get('/v1/payments')).body.data).to.deep.equal([]);
+    });
+
+    it('splits: a recipient that is not of the payment\'s organization and environment is 422 resource_missing naming the split, and creates nothing', async () => {
+      const m = await service.merchant('Split recipients elsewhere');
+      await createAccount(m.sandbox, 'primary', 150);
+      const own = await createRecipient(m.sandbox, 'Own');
+      const live = await createRecipient(m.live, 'Live');
+      const otherOrganization = await createRecipient(merchant.sandbox, 'Other organization');
+      const share = (recipientId: string) => ({ recipientId, type: 'fixed', value: 100 });
+      for (const [body, param] of [
+        [{ splits: [share('rcp_01NOSUCHRECIPIENT0000000000')] }, 'body.splits[0].recipientId'],
+        [{ splits: [share(own), share(live)] }, 'body.splits[1].recipientId'],
+        [{ splits: [share(own), share(otherOrganization)], splitRemainderRecipientId: own }, 'body.splits[1].recipientId'],
+        [{ splits: [share(live), share(own)], splitRemainderRecipientId: live }, 'body.splits[0].recipientId'],
+      ] as const) {
+        const refused = await m.sandbox.post('/v1/payments', { amount: 1_000, card: card(), ...body });
+        expect(refused.status, JSON.stringify(body)).to.equal(422);
+        expect(refused.body.error, JSON.stringify(body)).to.include({ code: 'resource_missing', param });
+      }
+      expect((await m.sandbox.get('/v1/payments')).body.data).to.deep.equal([]);
+      const evts = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: string }>>(`select count(*)::text as n from events where organization_id = ? and type like 'payment.%'`, [m.organizationId]);
+      expect(evts[0]!.n).to.equal('0');
+      // The same splits of its own recipients go through.
+      const accepted = await m.sandbox.post('/v1/payments', { amount: 1_000, card: card(), splits: [share(own)] });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      expect(accepted.body.splits.map((s: any) => s.recipientId)).to.deep.equal([own]);
     });
 
     it('a failed payment can be neither voided, captured nor refunded (409)', async () => {

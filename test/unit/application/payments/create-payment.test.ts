@@ -67,7 +67,8 @@ describe('CreatePayment (direct routing pipeline)', () => {
   });
 
   it('splits with no split-capable account: failed with split_not_supported, nothing sent', async () => {
-    const { deps, connectors, outbox } = paymentDeps([account('ca_a', 100)]);
+    const { deps, connectors, outbox, recipients } = paymentDeps([account('ca_a', 100)]);
+    recipients.add(sandbox, 'rcp_1');
     const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card, splits: [{ recipientId: 'rcp_1', type: 'percentage', value: 5000 }] });
     expect(connectors.calls).to.have.length(0);
     expect(result.status).to.equal('failed');
@@ -77,12 +78,47 @@ describe('CreatePayment (direct routing pipeline)', () => {
   });
 
   it('split amounts: percentage in basis points of the amount; shares above the amount are refused', async () => {
-    const { deps } = paymentDeps([account('ca_a', 100, { capabilities: ['card', 'split'] })]);
+    const { deps, recipients } = paymentDeps([account('ca_a', 100, { capabilities: ['card', 'split'] })]);
+    recipients.add(sandbox, 'rcp_1', 'rcp_2');
     const result = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1001, card, splits: [{ recipientId: 'rcp_1', type: 'percentage', value: 5000 }, { recipientId: 'rcp_2', type: 'fixed', value: 100 }] });
     expect(result.splits.map((s) => s.amount)).to.deep.equal([500, 100]);
     await new CreatePayment(deps)
       .execute({ scope: sandbox, amount: 100, card, splits: [{ recipientId: 'rcp_1', type: 'fixed', value: 101 }] })
       .then(() => expect.fail('should refuse'), (e: DomainError) => expect(e.meta.param).to.equal('body.splits'));
+  });
+
+  it('split recipients of another environment or nowhere: 422 resource_missing naming the split, nothing saved or sent', async () => {
+    const { deps, connectors, outbox, payments, recipients } = paymentDeps([account('ca_a', 100, { capabilities: ['card', 'split'] })]);
+    recipients.add(sandbox, 'rcp_1').add(live, 'rcp_live');
+    const splits = [
+      { recipientId: 'rcp_1', type: 'fixed' as const, value: 100 },
+      { recipientId: 'rcp_live', type: 'fixed' as const, value: 100 },
+      { recipientId: 'rcp_none', type: 'fixed' as const, value: 100 },
+    ];
+    const error = await new CreatePayment(deps).execute({ scope: sandbox, amount: 1000, card, splits, splitRemainderRecipientId: 'rcp_1' }).then(
+      () => expect.fail('should refuse'),
+      (e: DomainError) => e,
+    );
+    expect(error).to.be.instanceOf(DomainError);
+    expect(error.code).to.equal('resource_missing');
+    expect(error.meta.param).to.equal('body.splits[1].recipientId');
+    expect(error.meta.details!.map((d) => d.param)).to.deep.equal(['body.splits[1].recipientId', 'body.splits[2].recipientId']);
+    expect(recipients.lookups).to.deep.equal([['rcp_1', 'rcp_live', 'rcp_none']]);
+    expect(payments.rows.size).to.equal(0);
+    expect(connectors.calls).to.have.length(0);
+    expect(outbox.events).to.have.length(0);
+  });
+
+  it('looks split recipients up once per payment, all together, and not at all without splits', async () => {
+    const { deps, recipients } = paymentDeps([account('ca_a', 100, { capabilities: ['card', 'split'] })]);
+    recipients.add(sandbox, 'rcp_1', 'rcp_2', 'rcp_3');
+    const create = new CreatePayment(deps);
+    await create.execute({ scope: sandbox, amount: 1000, card });
+    expect(recipients.lookups).to.deep.equal([]);
+    const splits = ['rcp_1', 'rcp_2', 'rcp_3'].map((recipientId) => ({ recipientId, type: 'percentage' as const, value: 3_333 }));
+    const result = await create.execute({ scope: sandbox, amount: 1000, card, splits, splitRemainderRecipientId: 'rcp_3' });
+    expect(result.status).to.equal('captured');
+    expect(recipients.lookups).to.deep.equal([['rcp_1', 'rcp_2', 'rcp_3']]);
   });
 
   it('counts live payments (declined too) toward the production allowance, never sandbox ones', async () => {
