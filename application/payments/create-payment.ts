@@ -72,6 +72,9 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
   list.forEach((s, index) => {
     if (seen.has(s.recipientId)) throw new DomainError('validation_failed', `Recipient ${s.recipientId} has more than one split; give each recipient one share.`, { param: `body.splits[${index}].recipientId` });
     seen.add(s.recipientId);
+    if (s.type === 'percentage' && s.value > 10_000) {
+      throw new DomainError('validation_failed', `A percentage share is in basis points, at most 10000 (100 %); got ${s.value}.`, { param: `body.splits[${index}].value` });
+    }
   });
   const entries = list.map((s) => ({
     recipientId: s.recipientId,

@@ -151,7 +151,7 @@ function rankForPayment(candidates: RoutableAccount[], payment: RoutingPaymentPr
   if (payment.pinnedConnectorAccountId) {
     accounts = accounts.filter((a) => a.id === payment.pinnedConnectorAccountId);
     if (!accounts.length) {
-      return { ok: false, reason: 'pinned_account_unavailable', message: `The flow does not route to connector account ${payment.pinnedConnectorAccountId}, where the card was saved.`, plan };
+      return { ok: false, reason: 'pinned_account_unavailable', message: `The flow does not route to connector account ${payment.pinnedConnectorAccountId}, which the card names.`, plan };
     }
   }
   if (!accounts.length) return { ok: false, reason: 'no_account_available', message: `No connector account of the flow is enabled for ${payment.methodType}.`, plan };

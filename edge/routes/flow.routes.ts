@@ -25,13 +25,29 @@ const TAG = 'Flows';
 
 type GraphBody = { nodes: FlowNode[]; edges?: Array<Omit<FlowEdge, 'id'> & { id?: string }> };
 
-/** The body's graph as the domain keeps it: every edge with an id (edge_1, edge_2 ... when the body has none). */
+/** The body's graph as the domain keeps it: every edge with an id (see edgeIds). */
 function toGraph(body: GraphBody | undefined): FlowGraph | undefined {
   if (!body) return undefined;
   return {
     nodes: body.nodes.map((n) => ({ ...n, data: n.data ?? {} })),
-    edges: (body.edges ?? []).map((e, i) => ({ ...e, id: e.id ?? `edge_${i + 1}` })),
+    edges: withEdgeIds(body.edges ?? []),
   };
+}
+
+/**
+ * An edge without an id gets `edge_<its position>`, or, when the body already names another edge so, the first
+ * `edge_<n>` past the list that no edge uses: a generated id never collides with one the caller chose.
+ */
+function withEdgeIds(edges: NonNullable<GraphBody['edges']>): FlowEdge[] {
+  const taken = new Set(edges.flatMap((e) => (e.id === undefined ? [] : [e.id])));
+  let spare = edges.length;
+  const freshId = (position: number) => {
+    let id = `edge_${position}`;
+    while (taken.has(id)) id = `edge_${++spare}`;
+    taken.add(id);
+    return id;
+  };
+  return edges.map((e, i) => ({ ...e, id: e.id ?? freshId(i + 1) }));
 }
 
 const listOf = (item: object) => ({ type: 'object', properties: { object: { type: 'string' }, data: { type: 'array', items: item }, hasMore: { type: 'boolean' } } });

@@ -9,7 +9,8 @@ import { announceChange, entityManager } from './mikro-orm-transactor';
 import { sameTenant } from './tenant-guard';
 
 const parse = <T>(doc: unknown): T => (typeof doc === 'string' ? JSON.parse(doc) : doc) as T;
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+/** A timestamptz as ISO 8601: pg gives a Date, PGlite (embedded mode) its text form ("2026-11-26 06:12:54.922+00"). */
+const iso = (v: unknown) => new Date(v as Date | string).toISOString();
 
 interface VersionRow {
   flow_id: string;

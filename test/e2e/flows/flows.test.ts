@@ -194,6 +194,14 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
         graph: { nodes: [node('trigger', 'trigger'), node('decline', 'decline')], edges: [{ source: 'trigger', target: 'decline' }] },
       });
       expect(f.graph.edges).to.deep.equal([{ id: 'edge_1', source: 'trigger', target: 'decline' }]);
+      // A generated id steps around the ids the body chose.
+      const named = await createFlow(m.sandbox, {
+        graph: {
+          nodes: [node('trigger', 'trigger'), node('a', 'acquirer'), node('ok', 'approve'), node('no', 'decline')],
+          edges: [{ source: 'trigger', target: 'a' }, { id: 'edge_1', source: 'a', target: 'ok', sourcePort: 'approved' }, { source: 'a', target: 'no', sourcePort: 'declined' }],
+        },
+      });
+      expect(named.graph.edges.map((e: { id: string }) => e.id)).to.deep.equal(['edge_4', 'edge_1', 'edge_3']);
     });
 
     it('lists flows newest first with filters and cursor; another environment sees none of them (404 by id)', async () => {

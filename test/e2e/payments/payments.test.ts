@@ -567,6 +567,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ splits: [third(own)], splitRemainderRecipientId: z }, 'body.splitRemainderRecipientId'],
         [{ splits: [third('')] }, 'body.splits[0].recipientId'],
         [{ splits: [third('seller-1')] }, 'body.splits[0].recipientId'],
+        [{ splits: [{ ...third(own), value: 10_001 }] }, 'body.splits[0].value'],
         [{ splits: [third(own), third(own)] }, 'body.splits[1].recipientId'],
       ] as const) {
         const refused = await m.sandbox.post('/v1/payments', { amount: 1_001, card: card(), ...body });

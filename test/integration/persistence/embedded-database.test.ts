@@ -13,6 +13,7 @@ import { loadConfig } from '../../../infrastructure/config/config';
 import { openDatabase } from '../../../infrastructure/main/bootstrap';
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm } from '../../../infrastructure/persistence/orm';
+import { SqlFlowRepository } from '../../../infrastructure/persistence/flow.repository';
 
 describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', () => {
   it('serves the same migrations and outbox code, and keeps data across restarts', async function () {
@@ -46,6 +47,33 @@ describe('embedded mode database (PGlite over the PostgreSQL wire protocol)', ()
       await orm.close(true);
       await second.stop();
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads timestamps back as ISO 8601 through raw queries too (a flow version published in embedded mode)', async function () {
+    this.timeout(60_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
+    const database = await startEmbeddedDatabase(dataDir);
+    const orm = await openOrm(database.url, 2);
+    try {
+      await migrate(orm);
+      const transactor = new MikroOrmTransactor(orm, { preparedStatements: false });
+      const scope = { organizationId: 'org_embedded', environment: 'sandbox' as const };
+      const at = '2026-11-26T06:12:54.922Z';
+      await orm.em.fork().execute(
+        `insert into flows (id, organization_id, environment, name, trigger_event, status, doc, created_at, updated_at)
+         values ('flw_1', 'org_embedded', 'sandbox', 'f', 'payment.authorization_requested', 'published', '{}', now(), now())`,
+      );
+      const flows = new SqlFlowRepository();
+      const graph = { nodes: [], edges: [] };
+      await transactor.run((tx) => flows.insertVersion(tx, scope, { flowId: 'flw_1', version: 1, triggerEvent: 'payment.authorization_requested', graph, accountIds: [], publishedAt: at }));
+      const versions = await transactor.read((tx) => flows.listVersions(tx, scope, 'flw_1'));
+      expect(versions.map((v) => v.publishedAt)).to.deep.equal([at]);
+      expect((await transactor.read((tx) => flows.findVersion(tx, scope, 'flw_1', 1)))?.publishedAt).to.equal(at);
+    } finally {
+      await orm.close(true);
+      await database.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
