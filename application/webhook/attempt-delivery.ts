@@ -7,6 +7,8 @@ import type { WebhookDeps } from './webhook-deps';
 export interface AttemptOutcome {
   readonly delivery: WebhookDelivery | null;
   readonly sent: boolean;
+  /** Why the POST got no answer (refused, timed out ...), when it was sent and got none; the stored row keeps it in its attempts. */
+  readonly error: string | null;
 }
 
 /** A leased delivery after its HTTP attempt (or after finding it should not be sent), waiting to be recorded. */
@@ -61,11 +63,11 @@ export class AttemptDelivery {
       const found = await deps.deliveries.findById(tx, deliveryId);
       return { delivery: found, endpoint: found ? await deps.endpoints.findById(tx, found.state.endpointId) : null };
     });
-    if (!delivery) return { delivery: null, sent: false };
+    if (!delivery) return { delivery: null, sent: false, error: null };
     const pending = await this.send(delivery, endpoint, leaseOwner);
     await this.record([pending]);
     const stored = await deps.transactor.read((tx) => deps.deliveries.findById(tx, deliveryId));
-    return { delivery: stored, sent: pending.kind === 'sent' };
+    return { delivery: stored, sent: pending.kind === 'sent', error: pending.kind === 'sent' ? (pending.result.error ?? null) : null };
   }
 
   /** The endpoints of claimed deliveries, read once for the whole claim. */

@@ -14,7 +14,7 @@ import type { WebhookDeps } from './webhook-deps';
 export class SendTestWebhook {
   constructor(private readonly deps: WebhookDeps) {}
 
-  async execute(scope: TenantScope, endpointId: string, requestId: string): Promise<WebhookDelivery> {
+  async execute(scope: TenantScope, endpointId: string, requestId: string): Promise<{ delivery: WebhookDelivery; error: string | null }> {
     const { deps } = this;
     const leaseOwner = `test:${requestId}`;
     const deliveryId = await deps.transactor.run(async (tx) => {
@@ -45,6 +45,6 @@ export class SendTestWebhook {
     });
     const outcome = await new AttemptDelivery(deps).execute(deliveryId, leaseOwner);
     if (!outcome.delivery) throw new NotFoundError('webhook delivery', deliveryId);
-    return outcome.delivery;
+    return { delivery: outcome.delivery, error: outcome.error };
   }
 }

@@ -129,7 +129,8 @@ export class WebhookEndpoint {
   /** 409 guard for test and manual retry (spec: "test or retry on a disabled endpoint"). */
   assertReceivesDeliveries(): void {
     if (!this.receivesDeliveries()) {
-      throw new DomainError('endpoint_disabled', `Webhook endpoint ${this.s.id} is ${this.deleted ? 'deleted' : this.s.status}; enable it first.`, {
+      const why = this.deleted ? 'was deleted; a deleted endpoint receives nothing again' : `is ${this.s.status}; enable it first`;
+      throw new DomainError('endpoint_disabled', `Webhook endpoint ${this.s.id} ${why}.`, {
         status: this.s.status,
       });
     }

@@ -79,8 +79,11 @@ export function deliveryDetailView(row: DeliveryRow, attempts: AttemptRow[], url
   };
 }
 
-/** A delivery just attempted (test delivery): the status and body the customer's server answered. */
-export function attemptedDeliveryView(delivery: WebhookDelivery, url: string) {
+/**
+ * A delivery just attempted (test delivery): the status and body the customer's server answered, or `error` saying
+ * why it did not answer (a delivery read back from its row carries no attempt log, so the attempt's error is passed).
+ */
+export function attemptedDeliveryView(delivery: WebhookDelivery, url: string, error: string | null) {
   const s = delivery.state;
   return {
     object: 'webhook_delivery',
@@ -94,7 +97,7 @@ export function attemptedDeliveryView(delivery: WebhookDelivery, url: string) {
     test: s.isTest,
     request: { method: 'POST', url, body: s.body },
     response: s.lastResponse ? { status: s.lastResponse.status, body: s.lastResponse.body, truncated: s.lastResponse.truncated } : null,
-    error: s.attemptLog.length > 0 ? s.attemptLog[s.attemptLog.length - 1].error : null,
+    error,
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt),
   };

@@ -206,9 +206,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       summary: 'Send a signed webhook_endpoint.test event to this endpoint now; answers with what the server returned',
       handler: async (request) => {
         const scope = tenantScopeOf(request.principal);
-        const delivery = await deps.test.execute(scope, request.params.id, request.requestId);
+        const { delivery, error } = await deps.test.execute(scope, request.params.id, request.requestId);
         const endpoint = await loadEndpoint(scope, request.params.id);
-        return { body: attemptedDeliveryView(delivery, endpoint.state.url) };
+        return { body: attemptedDeliveryView(delivery, endpoint.state.url, error) };
       },
     }),
     defineRoute({

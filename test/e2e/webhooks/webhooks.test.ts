@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import http from 'node:http';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/webhook-receiver';
@@ -264,6 +265,20 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       } finally {
         receiver.answer = previous;
       }
+    });
+
+    it('a test to a server that does not answer says why in error (connection refused)', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as { port: number }).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const created = await merchant.sandbox.post('/v1/webhooks', { url: `http://127.0.0.1:${port}/gone`, enabledEvents: ['payment.captured'] });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const r = await merchant.sandbox.post(`/v1/webhooks/${created.body.id}/test`);
+      expect(r.status).to.equal(201);
+      expect(r.body).to.include({ status: 'failed', response: null });
+      expect(r.body.error).to.be.a('string').and.match(/ECONNREFUSED|refused/i);
+      await merchant.sandbox.delete(`/v1/webhooks/${created.body.id}`);
     });
 
     it('signs with both secrets during the rotation grace window and only the new one with none', async () => {

@@ -265,7 +265,8 @@ describe('webhook use cases (in-memory ports)', () => {
       const w = webhookWorld();
       const ep = await endpoint(w);
       w.sender.answer = () => ({ status: 500, body: 'boom', error: null });
-      const d = await new SendTestWebhook(w.deps).execute(scope, ep.id, 'req_1');
+      const { delivery: d, error } = await new SendTestWebhook(w.deps).execute(scope, ep.id, 'req_1');
+      expect(error, 'the server answered').to.equal(null);
       expect(d.state).to.include({ status: 'failed', isTest: true, nextRetryAt: null });
       expect(d.state.lastResponse).to.deep.equal({ status: 500, body: 'boom', truncated: false });
       expect(w.endpoints.rows.get(ep.id)).to.include({ status: 'active', consecutiveFailures: 0 });

@@ -121,5 +121,7 @@ describe('WebhookEndpoint', () => {
     expect(ep.deleted).to.equal(true);
     expect(ep.receivesDeliveries()).to.equal(false);
     expect(() => ep.remove(at(2))).to.throw(DomainError);
+    // A retry or test on it is refused without asking to enable what cannot be enabled again.
+    expect(() => ep.assertReceivesDeliveries()).to.throw(DomainError, /was deleted/).and.not.to.match(/enable it/);
   });
 });
