@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import {
   applyChallengeTrigger,
   assertChallengeUsable,
+  assertMayEnroll,
   hashChallengeToken,
   isChallengeExpired,
   proposeAuthenticator,
@@ -63,8 +64,10 @@ export class MfaChallenge {
         await this.deps.challenges.findByTokenHash(tx, hashChallengeToken(challengeToken), true),
         this.deps.clock.now(),
       );
+      const user = await this.deps.users.findById(tx, challenge.userId);
+      assertMayEnroll(challenge, Boolean(user?.authenticator));
       await this.deps.challenges.update(tx, proposeAuthenticator(challenge, secret));
-      return this.deps.users.findById(tx, challenge.userId);
+      return user;
     });
     const url = otpauthUrl(secret, user?.email ?? 'account', this.deps.settings.issuer);
     // Rendered here, never by a third-party service: the secret must not leave the server except to the user.
@@ -103,6 +106,8 @@ export class MfaChallenge {
 
       const code = input.mfaCode!;
       if (challenge.stage === 'mfa_setup_required') {
+        // The user row is locked above: of two enrollments racing, the second sees the first's authenticator.
+        assertMayEnroll(challenge, Boolean(user.authenticator));
         if (!challenge.pendingSecret) {
           return this.fail(tx, challenge, new DomainError('mfa_setup_required', 'Enroll an authenticator first (mfa/setup)', { param: 'body.challengeToken' }), false);
         }

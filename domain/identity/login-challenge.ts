@@ -102,6 +102,17 @@ export function proposeAuthenticator(challenge: LoginChallenge, secretBase32: st
   return { ...challenge, pendingSecret: secretBase32 };
 }
 
+/**
+ * An enrollment challenge opened while the user had no confirmed authenticator (registration, or a login then)
+ * enrolls only while there is still none. Once one is confirmed, through another challenge, replacing it takes a
+ * recovery code: a stale challenge and the password alone must not. A recovery challenge is the one that may.
+ */
+export function assertMayEnroll(challenge: LoginChallenge, hasConfirmedAuthenticator: boolean): void {
+  if (challenge.stage === 'mfa_setup_required' && challenge.purpose !== 'recovery' && hasConfirmedAuthenticator) {
+    throw new DomainError('invalid_challenge', 'An authenticator was enrolled since this challenge was opened; sign in again', { param: 'body.challengeToken' });
+  }
+}
+
 /** A wrong code counts; the fifth locks the challenge so codes cannot be guessed through one challenge. */
 export function recordChallengeFailure(challenge: LoginChallenge): LoginChallenge {
   const failures = challenge.failures + 1;

@@ -120,6 +120,34 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       expect((await api.post('/v1/auth/mfa/status', { challengeToken: registered.body.challengeToken })).status).to.equal(401);
     });
 
+    it('a challenge opened before the first enrollment cannot enroll another authenticator once one is confirmed', async () => {
+      const body = registration();
+      const registered = await api.post('/v1/auth/register', body);
+      const earlier = await api.post('/v1/auth/login', { email: body.email, password: body.password });
+      expect(earlier.body.stage).to.equal('mfa_setup_required');
+      const proposed = await api.post('/v1/auth/mfa/setup', { challengeToken: earlier.body.challengeToken });
+      expect(proposed.status).to.equal(201);
+
+      const setup = await api.post('/v1/auth/mfa/setup', { challengeToken: registered.body.challengeToken });
+      const enrolled = await api.post('/v1/auth/mfa/verify', { challengeToken: registered.body.challengeToken, mfaCode: totp(setup.body.manualKey, clock.now()) });
+      expect(enrolled.status).to.equal(201);
+
+      // The stale challenge (and with it the password alone) neither confirms its proposed secret nor proposes a new one.
+      const stale = await api.post('/v1/auth/mfa/verify', { challengeToken: earlier.body.challengeToken, mfaCode: totp(proposed.body.manualKey, clock.now()) });
+      expect(stale.status).to.equal(401);
+      expect(stale.body.error.code).to.equal('invalid_challenge');
+      const again = await api.post('/v1/auth/mfa/setup', { challengeToken: earlier.body.challengeToken });
+      expect(again.status).to.equal(401);
+      expect(again.body.error.code).to.equal('invalid_challenge');
+
+      // The confirmed authenticator stays the one a login asks for.
+      clock.advance(30_000);
+      const login = await api.post('/v1/auth/login', { email: body.email, password: body.password });
+      expect(login.body.stage).to.equal('mfa_required');
+      const ok = await api.post('/v1/auth/mfa/verify', { challengeToken: login.body.challengeToken, mfaCode: totp(setup.body.manualKey, clock.now()) });
+      expect(ok.status).to.equal(201);
+    });
+
     it('verify bounds: mfaCode exactly 6 digits, recoveryCode 24-40, exactly one of them, challenge 32-128', async () => {
       const token = 'x'.repeat(43);
       for (const body of [

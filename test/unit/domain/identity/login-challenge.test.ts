@@ -3,6 +3,7 @@ import { DomainError } from '../../../../domain/shared/domain-error';
 import {
   applyChallengeTrigger,
   assertChallengeUsable,
+  assertMayEnroll,
   CHALLENGE_STAGES,
   CHALLENGE_TRANSITIONS,
   hashChallengeToken,
@@ -71,5 +72,15 @@ describe('login challenge state machine', () => {
     expect(() => assertChallengeUsable(challenge, new Date(now.getTime() + 600_000))).to.throw(DomainError);
     expect(() => assertChallengeUsable(applyChallengeTrigger(challenge, 'code_verified'), now)).to.throw(DomainError);
     expect(() => assertChallengeUsable(null, now)).to.throw(DomainError);
+  });
+
+  it('an enrollment challenge of a login or registration enrolls only while no authenticator is confirmed; a recovery one replaces it', () => {
+    const enrolling = open(false);
+    expect(() => assertMayEnroll(enrolling, false)).not.to.throw();
+    expect(() => assertMayEnroll(enrolling, true)).to.throw(DomainError, /sign in again/);
+    expect(() => assertMayEnroll({ ...enrolling, purpose: 'registration' }, true)).to.throw(DomainError);
+    const recovering = restartForEnrollment(open(true), 'n'.repeat(43), now);
+    expect(recovering.purpose).to.equal('recovery');
+    expect(() => assertMayEnroll(recovering, true)).not.to.throw();
   });
 });
