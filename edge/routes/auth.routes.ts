@@ -108,6 +108,10 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const window = limits.windowSeconds;
   const perAddress = (name: string, points: number): RateLimitRule => ({ name, points, durationSeconds: window, key: (r) => r.ip || 'unknown' });
 
+  async function refundAccountAttempt(name: string, subject: string, points: number): Promise<void> {
+    await deps.rateLimiter.refund?.(`${name}:${subject}`, points, window);
+  }
+
   async function limitAccount(name: string, subject: string, points: number): Promise<void> {
     const verdict = await deps.rateLimiter.consume(`${name}:${subject}`, points, window);
     if (!verdict.allowed) {
@@ -144,8 +148,11 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         perAddress('auth-login-ip', limits.loginPerAddress),
         { name: 'auth-login-account', points: limits.loginPerAccount, durationSeconds: window, key: emailKey },
       ],
-      handler: async ({ body }) => {
-        const result = await deps.login.execute(body);
+      handler: async (request) => {
+        const result = await deps.login.execute(request.body);
+        // The account's limit counts wrong passwords only (a right one is given back): a user who signs in often
+        // is never locked out by their own sign-ins.
+        await refundAccountAttempt('auth-login-account', emailKey(request), limits.loginPerAccount);
         return { body: { challengeToken: result.challengeToken, stage: result.stage } };
       },
     }),
@@ -177,6 +184,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const subject = await deps.mfa.subject(body.challengeToken);
         if (subject) await limitAccount('auth-verify-account', subject, limits.verifyPerAccount);
         const result = await deps.mfa.verify(body);
+        // Wrong codes count against the account; a verification that succeeds is given back.
+        if (subject) await refundAccountAttempt('auth-verify-account', subject, limits.verifyPerAccount);
         if (result.kind === 'enroll') return { body: { challengeToken: result.challengeToken, stage: result.stage } };
         return { body: { ...tokensBody(result), ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) } };
       },

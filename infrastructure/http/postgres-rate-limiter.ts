@@ -39,4 +39,8 @@ export class PostgresRateLimiter implements RateLimiter {
       throw rejection;
     }
   }
+
+  async refund(key: string, points: number, durationSeconds: number): Promise<void> {
+    await this.limiter(points, durationSeconds).reward(key, 1);
+  }
 }

@@ -422,6 +422,17 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       expect(Number(last!.headers.get('retry-after'))).to.be.greaterThan(0);
     });
 
+    it('the per-account limits count failures only: a user who signs in more often than the limit is never refused', async () => {
+      const user = await registerAndEnroll(api, clock);
+      for (let round = 0; round < 12; round++) {
+        clock.advance(30_000); // a new TOTP step: a code is accepted once
+        const login = await api.post('/v1/auth/login', { email: user.email, password: user.password });
+        expect(login.status, `login ${round}`).to.equal(201);
+        const verified = await api.post('/v1/auth/mfa/verify', { challengeToken: login.body.challengeToken, mfaCode: totp(user.secret, clock.now()) });
+        expect(verified.status, `verify ${round}`).to.equal(201);
+      }
+    });
+
     it('login is limited per account with 429 and Retry-After', async () => {
       const user = await registerAndEnroll(api, clock);
       let last = await api.post('/v1/auth/login', { email: user.email, password: 'wrong password' });
