@@ -1,5 +1,6 @@
 import type { CardSummary, PaymentPrimitives } from '../../domain/payment/payment';
-import type { AcquirerItem } from '../../domain/ports/acquirer-gateway';
+import type { Address, CustomerPrimitives } from '../../domain/customer/customer';
+import type { AcquirerAddress, AcquirerCustomer, AcquirerItem } from '../../domain/ports/acquirer-gateway';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
 import type { DeepReadonly } from '../../domain/shared/deep-readonly';
 
@@ -14,7 +15,7 @@ export interface AuthorizeSource {
  * Authorize as sent for this payment on any account, minus credentials and idempotency key. Built once, saved with
  * the payment's routing (payment_routings), so a recovery or a reconciliation re-sends exactly the same request.
  */
-export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: AuthorizeSource, items?: readonly AcquirerItem[]): AuthorizeRequest {
+export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: AuthorizeSource, items?: readonly AcquirerItem[], customer?: CustomerPrimitives | null): AuthorizeRequest {
   return {
     paymentId: p.id,
     source: source.isNetworkToken
@@ -28,6 +29,7 @@ export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: Aut
     ...(p.mitType ? { mitType: p.mitType } : {}),
     ...(p.softDescriptor ? { softDescriptor: p.softDescriptor } : {}),
     ...(items ? { items } : {}),
+    ...(customer ? { customer: acquirerCustomer(customer) } : {}),
     ...(p.splits.length
       ? { splits: p.splits.map((s) => ({ recipientId: s.recipientId, amount: s.amount, liableForChargeback: s.liableForChargeback, chargeProcessingFee: s.chargeProcessingFee })) }
       : {}),
@@ -36,6 +38,33 @@ export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: Aut
       ...(p.clientUserAgent ? { clientUserAgent: p.clientUserAgent } : {}),
       ...(p.deviceId ? { deviceId: p.deviceId } : {}),
     },
+  };
+}
+
+/**
+ * The request as one account is sent it: with the acquirer's own antifraud analysis asked for when the account's
+ * config enables it (`antifraudEnabled`, which the sandbox acquirer declares). The rest is the same for every account.
+ */
+export function requestForAccount(request: AuthorizeRequest, account: { readonly config?: Readonly<Record<string, unknown>> }): AuthorizeRequest {
+  if (account.config?.antifraudEnabled !== true) return request;
+  return { ...request, fraudData: { ...request.fraudData, analysisEnabled: true } };
+}
+
+/** The payment's customer as acquirers (and their antifraud providers) take it: only the fields it has. */
+function acquirerCustomer(c: CustomerPrimitives): AcquirerCustomer {
+  const address = (a: Address | null): AcquirerAddress | undefined =>
+    a ? { postalCode: a.postalCode, line1: a.line1, streetNumber: a.streetNumber, ...(a.complement ? { complement: a.complement } : {}), neighborhood: a.neighborhood, city: a.city, state: a.state, country: 'BR' } : undefined;
+  const billing = address(c.billingAddress ?? c.address);
+  const shipping = address(c.shippingAddress);
+  return {
+    id: c.id,
+    name: c.name,
+    ...(c.email ? { email: c.email } : {}),
+    ...(c.document ? { document: c.document } : {}),
+    ...(c.phone ? { phone: c.phone } : {}),
+    ...(c.birthDate ? { birthDate: c.birthDate } : {}),
+    ...(billing ? { billingAddress: billing } : {}),
+    ...(shipping ? { shippingAddress: shipping } : {}),
   };
 }
 

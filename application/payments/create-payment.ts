@@ -1,16 +1,17 @@
+import type { CustomerPrimitives } from '../../domain/customer/customer';
 import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type PaymentAttempt, type SplitEntry } from '../../domain/payment/payment';
 import { classifyDecline } from '../../domain/payment/decline/classify-decline';
 import { directRouting, type RoutableAccount, type RoutingPaymentProjection } from '../../domain/payment/routing/direct-routing';
 import { flowRouting } from '../../domain/flow/flow-route';
 import type { FlowPaymentFacts } from '../../domain/flow/flow-rules';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
-import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
-import { authorizeRequest } from './authorize-request';
+import { authorizeRequest, requestForAccount } from './authorize-request';
 import { RoutingLease } from './routing-lease';
 import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
@@ -59,6 +60,8 @@ interface ChargeSource {
   pinnedAccountId: string | null;
   /** The customer the payment is for: the body's, else the saved card's owner. */
   customerId: string | null;
+  /** That customer's record, sent to acquirers (their antifraud analysis needs it). */
+  customer: CustomerPrimitives | null;
 }
 
 /**
@@ -174,7 +177,7 @@ export class CreatePayment {
 
     // Crash recovery: the first attempt's id is saved with the payment, before any connector call.
     const lease = decision.ok && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, decision.accounts[0]!.id) : null;
-    const request = authorizeRequest(payment.view(), source, command.items);
+    const request = authorizeRequest(payment.view(), source, command.items, source.customer);
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));
@@ -228,6 +231,11 @@ export class CreatePayment {
     for (const attempt of outcome.attempts) current.recordAttempt(attempt);
     const now = this.deps.clock.now();
     const o = outcome.result;
+    // The acquirer's analysis first: a declined verdict's payment.failed follows its antifraud.assessment_completed.
+    const analysis = o.kind === 'approved' ? o.output.fraudAnalysis : o.kind === 'declined' ? o.fraudAnalysis : undefined;
+    if (analysis && o.kind !== 'failed') {
+      current.registerAntifraudAssessment({ id: this.deps.ids.next('afa_'), origin: 'acquirer', ...analysis, connectorAccountId: o.account.id, now });
+    }
     if (o.kind === 'approved') {
       current.approve({
         connectorAccountId: o.account.id,
@@ -278,9 +286,11 @@ export class CreatePayment {
     return this.deps.transactor.read(async (tx) => {
       // Only a payment with splits pays for this lookup: one statement for all its recipients.
       if (splits.length > 0) await this.assertRecipientsExist(tx, scope, splits);
+      let customer: CustomerPrimitives | null = null;
       if (command.customerId) {
-        const customer = await this.deps.customers.find(tx, scope, command.customerId);
-        if (!customer) throw new DomainError('resource_missing', `No such customer: ${command.customerId}`, { param: 'body.customerId' });
+        const found = await this.deps.customers.find(tx, scope, command.customerId);
+        if (!found) throw new DomainError('resource_missing', `No such customer: ${command.customerId}`, { param: 'body.customerId' });
+        customer = found.toPrimitives();
       }
       if (command.paymentMethodId) {
         if (command.card) throw new DomainError('validation_failed', 'Send either card or paymentMethodId, not both.', { param: 'body.card' });
@@ -291,7 +301,9 @@ export class CreatePayment {
         }
         method.assertChargeable();
         const m = method.toPrimitives();
-        return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId, customerId: m.customerId };
+        // The saved card's owner, for the acquirer's antifraud data, when the body did not name the customer.
+        customer ??= (await this.deps.customers.find(tx, scope, m.customerId))?.toPrimitives() ?? null;
+        return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId, customerId: m.customerId, customer };
       }
       if (!command.card) {
         // The transparent checkout (no card, no paymentMethodId) is another capability; not wired here.
@@ -304,6 +316,7 @@ export class CreatePayment {
         card: { brand: c.brand ?? null, bin: c.bin ?? null, last4: c.last4 ?? null, expMonth: c.expMonth ?? null, expYear: c.expYear ?? null, holderName: c.holderName ?? null },
         pinnedAccountId: c.connectorAccountId ?? null,
         customerId: command.customerId ?? null,
+        customer,
       };
     });
   }
@@ -355,7 +368,7 @@ export class CreatePayment {
       const started = this.deps.clock.now();
       let output: AuthorizeOutput;
       try {
-        output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...request });
+        output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account) });
       } catch (error) {
         const latencyMs = this.deps.clock.now().getTime() - started.getTime();
         const message = error instanceof Error ? error.message : String(error);
@@ -372,7 +385,7 @@ export class CreatePayment {
       if (output.status === 'declined') {
         const c = classifyDecline(output.rawCode, source.card.brand);
         attempts.push({ ...base, rawCode: output.rawCode, classification: c.reason, outcome: 'declined', message: output.message || null });
-        return { attempts, result: { kind: 'declined', account, rawCode: output.rawCode } };
+        return { attempts, result: { kind: 'declined', account, rawCode: output.rawCode, ...(output.fraudAnalysis ? { fraudAnalysis: output.fraudAnalysis } : {}) } };
       }
       // An action (3DS) is only reachable through a flow with a three_ds node; direct routing cannot pause for it.
       attempts.push({ ...base, rawCode: output.rawCode || null, classification: 'AUTHENTICATION_REQUIRED', outcome: 'declined', message: output.message || null });
@@ -431,5 +444,5 @@ interface RoutingOutcome {
 
 type RoutingResult =
   | { kind: 'approved'; account: PaymentConnectorAccount; output: Extract<AuthorizeOutput, { status: 'approved' }> }
-  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string }
+  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string; fraudAnalysis?: AcquirerFraudAnalysis }
   | { kind: 'failed'; reason: string; error: { code: string; message: string; stage: string; connectorAccount: { id: string; name: string } | null } };

@@ -1,13 +1,13 @@
 import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
-import { paymentObject } from './payment-object';
+import { antifraudAssessmentObject, paymentObject } from './payment-object';
 
 /**
  * The full payment view: the resource plus why routing stopped, attempts, operations, refunds, the event
  * timeline, the money operation pending, if any, the published flow's steps when one routed it, and the actions
- * possible now. Antifraud analyses and disputes belong to other capabilities; they are present and empty so the
- * shape is stable.
+ * possible now, and the antifraud analyses registered on it (the acquirer's, when its account asks for one).
+ * Disputes belong to another capability; they are present and empty so the shape is stable.
  */
 export class GetPayment {
   constructor(private readonly deps: PaymentDeps) {}
@@ -36,7 +36,7 @@ export class GetPayment {
         operations,
         refunds: operations.filter((o) => o.type === 'refund'),
         flowExecution: p.flowRun ? { flowId: p.flowRun.flowId, name: p.flowRun.name, version: p.flowRun.version, steps: p.flowRun.steps ?? [] } : null,
-        antifraud: [],
+        antifraud: (p.antifraud ?? []).map((a) => antifraudAssessmentObject(a, p.id)),
         disputes: [],
         timeline,
         // A money operation in flight, or one whose acquirer call got no answer: the latter is settled by repeating

@@ -1,3 +1,4 @@
+import type { AntifraudAssessment } from '../../domain/payment/antifraud-assessment';
 import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
 import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
 import type { NewEvent } from '../../domain/ports/event-outbox';
@@ -91,11 +92,35 @@ function publicPrevious(previous: Record<string, unknown>): Record<string, unkno
 }
 
 export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
+  const scope = { organizationId: event.organizationId, environment: event.environment };
+  if (event.type === 'antifraud.assessment_completed') {
+    const assessment = (event.payment.antifraud ?? []).find((a) => a.id === event.assessmentId);
+    if (!assessment) throw new Error(`antifraud assessment ${event.assessmentId} is not on payment ${event.paymentId}`);
+    return { type: event.type, scope, object: antifraudAssessmentObject(assessment, event.payment.id), previousAttributes: {} };
+  }
   return {
     type: event.type,
-    scope: { organizationId: event.organizationId, environment: event.environment },
+    scope,
     object: paymentObject(event.payment),
     previousAttributes: publicPrevious(event.previousAttributes),
+  };
+}
+
+/** An antifraud analysis as the API and antifraud.assessment_completed show it (spec, rule 7). */
+export function antifraudAssessmentObject(a: AntifraudAssessment, paymentId: string) {
+  return {
+    object: 'antifraud_assessment' as const,
+    id: a.id,
+    status: 'completed' as const,
+    paymentId,
+    origin: a.origin,
+    provider: a.provider,
+    providerStatus: a.origin === 'acquirer' ? a.providerStatus : null,
+    recommendation: a.recommendation,
+    score: a.score,
+    triggeredRules: [...a.triggeredRules],
+    connectorAccountId: a.connectorAccountId,
+    createdAt: a.createdAt,
   };
 }
 

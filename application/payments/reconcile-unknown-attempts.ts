@@ -1,4 +1,5 @@
 import type { AttemptReconciliation, AttemptReconciliationStatus } from '../../domain/payment/payment';
+import { requestForAccount } from './authorize-request';
 import type { AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
 import type { ReconciliationTask } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
@@ -84,10 +85,11 @@ export class ReconcileUnknownAttempts {
   }> {
     const opened = await this.deps.connectors.open(task.scope, task.connectorAccountId).catch(() => null);
     if (!opened) return { status: 'pending', message: `connector account ${task.connectorAccountId} is not available` };
-    const { gateway, credentials } = opened;
+    const { account, gateway, credentials } = opened;
     let answer: AuthorizeOutput;
     try {
-      answer = await gateway.authorize({ credentials, idempotencyKey: task.attemptId, ...task.request });
+      // The same request as the attempt it re-sends (same key): the account's antifraud setting included.
+      answer = await gateway.authorize({ credentials, idempotencyKey: task.attemptId, ...requestForAccount(task.request, account) });
     } catch (error) {
       return { status: 'pending', message: noAnswer(error) };
     }

@@ -1,6 +1,7 @@
 import type { CardSummary, Payment, PaymentAttempt } from '../../domain/payment/payment';
+import { requestForAccount } from './authorize-request';
 import { classifyDecline } from '../../domain/payment/decline/classify-decline';
-import type { AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import type { InFlightRouting } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -12,7 +13,7 @@ import { RoutingLease, type PaymentRecoveryDeps } from './routing-lease';
 
 type Decision =
   | { kind: 'approved'; account: PaymentConnectorAccount; output: Extract<AuthorizeOutput, { status: 'approved' }> }
-  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string }
+  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string; fraudAnalysis?: AcquirerFraudAnalysis }
   | { kind: 'authentication_required'; account: PaymentConnectorAccount };
 
 export type RecoveryResult = 'resolved' | 'lost_lease' | 'already_resolved';
@@ -109,6 +110,9 @@ export class RecoverStuckPayments {
 
   private apply(current: Payment, decision: Decision | null, lastFailure: { account: { id: string; name: string }; message: string } | null): void {
     const now = this.deps.clock.now();
+    // As on the request path: the acquirer's analysis is registered before the outcome it came with.
+    const analysis = decision?.kind === 'approved' ? decision.output.fraudAnalysis : decision?.kind === 'declined' ? decision.fraudAnalysis : undefined;
+    if (analysis && decision) current.registerAntifraudAssessment({ id: this.deps.ids.next('afa_'), origin: 'acquirer', ...analysis, connectorAccountId: decision.account.id, now });
     if (decision?.kind === 'approved') {
       const r = decision.output.references;
       current.approve({
@@ -169,7 +173,7 @@ export class RecoverStuckPayments {
     const started = this.deps.clock.now();
     let output: AuthorizeOutput;
     try {
-      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...routing.request });
+      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(routing.request, account) });
     } catch (error) {
       const latencyMs = this.deps.clock.now().getTime() - started.getTime();
       const message = error instanceof Error ? error.message : String(error);
@@ -187,7 +191,7 @@ export class RecoverStuckPayments {
       const brand = routing.request.source.brand ?? null;
       return {
         attempt: { ...base, rawCode: output.rawCode, classification: classifyDecline(output.rawCode, brand).reason, outcome: 'declined', message: output.message || null },
-        decision: { kind: 'declined', account, rawCode: output.rawCode },
+        decision: { kind: 'declined', account, rawCode: output.rawCode, ...(output.fraudAnalysis ? { fraudAnalysis: output.fraudAnalysis } : {}) },
       };
     }
     return {

@@ -10,6 +10,7 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.partially_refunded',
   'payment.fraud_review_resolved',
   'payment.authorization_expiring',
+  'antifraud.assessment_completed',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
@@ -25,4 +26,6 @@ export interface PaymentDomainEvent {
   readonly occurredAt: Date;
   readonly previousAttributes: Record<string, unknown>;
   readonly payment: PaymentPrimitives;
+  /** antifraud.assessment_completed: the assessment (in payment.antifraud) the event is about. */
+  readonly assessmentId?: string;
 }

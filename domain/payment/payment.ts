@@ -8,6 +8,7 @@ import { PaymentLifecycleState, PaymentStatus, PaymentTrigger, nextPaymentState 
 import { cloneJson } from '../shared/clone-json';
 import { executedSteps, type FlowRoutePlan, type FlowStep } from '../flow/flow-route';
 import { apportionSplits } from './split-apportionment';
+import { recommendationOf, type AntifraudAssessment } from './antifraud-assessment';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -195,6 +196,8 @@ export interface PaymentPrimitives {
   attempts: PaymentAttempt[];
   operations: PaymentOperation[];
   splits: SplitEntry[];
+  /** Antifraud analyses registered on the payment, oldest first (absent from payments stored before they existed). */
+  antifraud: AntifraudAssessment[];
   customerId: string | null;
   paymentMethodId: string | null;
   card: CardSummary | null;
@@ -271,7 +274,7 @@ export function authorizationCaptureDeadline(brand: string | null | undefined, a
 }
 
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
-const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'expiryNoticeAt', 'expiryActionRefusal']);
+const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'antifraud', 'expiryNoticeAt', 'expiryActionRefusal']);
 
 const clone = cloneJson;
 
@@ -324,6 +327,7 @@ export class Payment {
       attempts: [],
       operations: [],
       splits: clone(input.splits ?? []),
+      antifraud: [],
       customerId: input.customerId ?? null,
       paymentMethodId: input.paymentMethodId ?? null,
       card: clone(input.card),
@@ -358,6 +362,7 @@ export class Payment {
       expiryNoticeAt: primitives.expiryNoticeAt ?? null,
       expiryActionRefusal: primitives.expiryActionRefusal ?? null,
       flowRun: primitives.flowRun ?? null,
+      antifraud: primitives.antifraud ?? [],
     });
   }
 
@@ -748,6 +753,45 @@ export class Payment {
   }
 
   /** Applies a trigger through the table, then the mutation; returns the state before, for previousAttributes. */
+  /**
+   * Registers an antifraud analysis and emits antifraud.assessment_completed for it (spec, rule 7), a skipped one
+   * included. Not a change of state: call it before the outcome it came with, so that a declined verdict's
+   * payment.failed follows it.
+   */
+  registerAntifraudAssessment(input: {
+    id: string;
+    origin: AntifraudAssessment['origin'];
+    provider: string;
+    providerStatus: string;
+    score: number | null;
+    triggeredRules: readonly string[];
+    connectorAccountId: string;
+    now: Date;
+  }): void {
+    const assessment: AntifraudAssessment = {
+      id: input.id,
+      origin: input.origin,
+      provider: input.provider,
+      providerStatus: input.providerStatus,
+      recommendation: recommendationOf(input.providerStatus),
+      score: input.score,
+      triggeredRules: [...input.triggeredRules],
+      connectorAccountId: input.connectorAccountId,
+      createdAt: input.now.toISOString(),
+    };
+    this.state.antifraud = [...(this.state.antifraud ?? []), assessment];
+    this.events.push({
+      type: 'antifraud.assessment_completed',
+      paymentId: this.state.id,
+      organizationId: this.state.organizationId,
+      environment: this.state.environment,
+      occurredAt: input.now,
+      previousAttributes: {},
+      payment: clone(this.state),
+      assessmentId: assessment.id,
+    });
+  }
+
   private change(trigger: PaymentTrigger, now: Date, mutate: (s: PaymentPrimitives) => void): PaymentPrimitives {
     const before = clone(this.state);
     const next = nextPaymentState(this.state.status, trigger) as PaymentStatus;

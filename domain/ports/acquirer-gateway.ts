@@ -116,6 +116,16 @@ export interface AcquirerReferences {
   readonly acquirerPaymentId: string;
 }
 
+/** The acquirer's own antifraud analysis inside an authorization (AcquirerFraudData.analysisEnabled asked for it). */
+export interface AcquirerFraudAnalysis {
+  readonly provider: string;
+  /** accept, reject, review, unfinished, provider_error, aborted, unknown or skipped (as the acquirer reports it). */
+  readonly providerStatus: string;
+  /** 0 to 100, or null when the provider gave none. */
+  readonly score: number | null;
+  readonly triggeredRules: readonly string[];
+}
+
 export type AuthorizeOutput =
   | {
       readonly status: 'approved';
@@ -126,8 +136,9 @@ export type AuthorizeOutput =
       readonly fraudReviewPending: boolean;
       /** Amount captured by this call (capture true), else 0. */
       readonly capturedAmount: number;
+      readonly fraudAnalysis?: AcquirerFraudAnalysis;
     }
-  | { readonly status: 'declined'; readonly rawCode: string; readonly message: string }
+  | { readonly status: 'declined'; readonly rawCode: string; readonly message: string; readonly fraudAnalysis?: AcquirerFraudAnalysis }
   | {
       readonly status: 'pending_action';
       readonly action: { readonly type: string; readonly url?: string };

@@ -1,5 +1,6 @@
 import type {
   AcquirerCustomer,
+  AcquirerFraudAnalysis,
   AcquirerGateway,
   AcquirerReferences,
   Authenticate3dsInput,
@@ -38,6 +39,7 @@ import {
   Initiator,
   MitType,
   Outcome,
+  type AcquirerFraudAnalysis as ProtoFraudAnalysis,
   type AcquirerReferences as ProtoReferences,
   type AuthorizeRequest,
   type ChargeResponse,
@@ -195,9 +197,10 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
           references: fromProtoReferences(response.references),
           fraudReviewPending: response.fraudReviewPending,
           capturedAmount: response.capturedAmount,
+          ...fromProtoFraudAnalysis(response.fraudAnalysis),
         };
       case Outcome.DECLINED:
-        return { status: 'declined', rawCode: response.rawCode, message: response.message };
+        return { status: 'declined', rawCode: response.rawCode, message: response.message, ...fromProtoFraudAnalysis(response.fraudAnalysis) };
       case Outcome.PENDING_ACTION:
         return {
           status: 'pending_action',
@@ -443,5 +446,18 @@ function fromProtoChargeStatus(response: ChargeStatusResponse): ChargeStatusOutp
     paidAt: response.paidAt || null,
     ...(response.references?.acquirerPaymentId ? { references: fromProtoReferences(response.references) } : {}),
     rawCode: response.rawCode,
+  };
+}
+
+/** The acquirer's antifraud analysis, when it sent one (an empty provider status means none). */
+function fromProtoFraudAnalysis(analysis: ProtoFraudAnalysis | undefined): { fraudAnalysis?: AcquirerFraudAnalysis } {
+  if (!analysis || !analysis.providerStatus) return {};
+  return {
+    fraudAnalysis: {
+      provider: analysis.provider,
+      providerStatus: analysis.providerStatus,
+      score: analysis.score ?? null,
+      triggeredRules: [...analysis.triggeredRules],
+    },
   };
 }

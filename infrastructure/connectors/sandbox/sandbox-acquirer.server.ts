@@ -1,3 +1,4 @@
+import { sandboxFraudAnalysis } from './sandbox-fraud-analysis';
 import { status, type ServerUnaryCall } from '@grpc/grpc-js';
 import {
   AcquirerConnectorService,
@@ -413,8 +414,9 @@ export class SandboxAcquirer {
   };
 
   private authorize(merchant: SandboxMerchant, request: AuthorizeRequest, scenario: SandboxScenario): AuthorizeResponse {
+    const fraudAnalysis = sandboxFraudAnalysis(request, scenario);
     if (scenario.kind === 'declined') {
-      return { outcome: Outcome.DECLINED, rawCode: scenario.rawCode, message: scenario.message, fraudReviewPending: false, capturedAmount: 0 };
+      return { outcome: Outcome.DECLINED, rawCode: scenario.rawCode, message: scenario.message, fraudReviewPending: false, capturedAmount: 0, fraudAnalysis };
     }
     const references = newReferences();
     if (scenario.kind === 'three_ds' && !request.threeDsAuthenticationId) {
@@ -453,6 +455,7 @@ export class SandboxAcquirer {
       references,
       fraudReviewPending: Boolean(fraudReview),
       capturedAmount: record.capturedAmount,
+      fraudAnalysis,
     };
   }
 

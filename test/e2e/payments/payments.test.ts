@@ -753,6 +753,66 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     });
   });
 
+  describe("the acquirer's antifraud analysis (account config antifraudEnabled)", () => {
+    let m: Merchant;
+    let account: string;
+    let customerId: string;
+    const eventsOf = async (paymentId: string, assessmentId?: string) => {
+      const rows = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ type: string; data: any }>>(
+        'select type, data from events where object_id in (?, ?) order by id',
+        [paymentId, assessmentId ?? paymentId],
+      );
+      return rows.map((r) => ({ type: r.type, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
+    };
+
+    before(async () => {
+      m = await service.merchant('Acquirer antifraud');
+      const created = await m.sandbox.post('/v1/connector-accounts', {
+        connectorSlug: 'sandbox', name: 'with antifraud', credentials: { merchantId: 'm_af', apiKey: 'sk_test' }, config: { antifraudEnabled: true },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      account = created.body.id;
+      customerId = (await m.sandbox.post('/v1/customers', { name: 'Rita', email: 'rita@example.com', document: '52998224725' })).body.id;
+    });
+
+    it('an approved payment registers the analysis (accept: approve) and emits antifraud.assessment_completed before payment.captured', async () => {
+      const r = await m.sandbox.post('/v1/payments', { amount: 1_500, card: card(), customerId });
+      expect(r.body.status).to.equal('captured');
+      const view = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body;
+      expect(view.antifraud).to.have.length(1);
+      const assessment = view.antifraud[0];
+      expect(assessment).to.include({ object: 'antifraud_assessment', paymentId: r.body.id, origin: 'acquirer', provider: 'sandbox-acquirer-fraud', providerStatus: 'accept', recommendation: 'approve', score: 8, connectorAccountId: account });
+      expect(assessment.id).to.match(/^afa_/);
+      const evts = await eventsOf(r.body.id, assessment.id);
+      expect(evts.map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.captured']);
+      expect(evts[0]!.data.object).to.deep.equal(assessment);
+      expect(evts[1]!.data.previousAttributes).to.not.have.property('antifraud');
+    });
+
+    it('without customer data the analysis is skipped, and still registered and emitted (recommendation error)', async () => {
+      const r = await m.sandbox.post('/v1/payments', { amount: 1_600, card: card() });
+      expect(r.body.status).to.equal('captured');
+      const [assessment] = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body.antifraud;
+      expect(assessment).to.include({ providerStatus: 'skipped', recommendation: 'error', score: null });
+      expect(assessment.triggeredRules).to.deep.equal(['missing_customer_data']);
+      expect((await eventsOf(r.body.id, assessment.id)).map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.captured']);
+    });
+
+    it('a declined verdict arrives as antifraud.assessment_completed (decline), then payment.failed', async () => {
+      const r = await m.sandbox.post('/v1/payments', { amount: 1_700, card: card('stolen_card'), customerId });
+      expect(r.body.status).to.equal('failed');
+      const [assessment] = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body.antifraud;
+      expect(assessment).to.include({ providerStatus: 'reject', recommendation: 'decline', score: 97 });
+      expect((await eventsOf(r.body.id, assessment.id)).map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.failed']);
+    });
+
+    it('an account without antifraudEnabled asks for no analysis: none registered, no event', async () => {
+      const r = await merchant.sandbox.post('/v1/payments', { amount: 1_800, card: card() });
+      expect((await merchant.sandbox.get(`/v1/payments/${r.body.id}`)).body.antifraud).to.deep.equal([]);
+      expect((await eventsOf(r.body.id)).map((e) => e.type)).to.deep.equal(['payment.captured']);
+    });
+  });
+
   describe('customers and saved payment methods', () => {
     it('validates CPF/CNPJ, creates, reads, updates and lists customers', async () => {
       const bad = await merchant.sandbox.post('/v1/customers', { name: 'X', document: '52998224724' });

@@ -499,7 +499,22 @@ export interface AuthorizeResponse {
   fraudReviewPending: boolean;
   /** Amount captured by this call (capture=true and approved), else 0. */
   capturedAmount: number;
-  nextAction?: NextAction | undefined;
+  nextAction?:
+    | NextAction
+    | undefined;
+  /** The acquirer's own antifraud analysis, when fraud_data.analysis_enabled asked for it (approved or declined). */
+  fraudAnalysis?: AcquirerFraudAnalysis | undefined;
+}
+
+/** An antifraud analysis run by the acquirer inside the authorization. */
+export interface AcquirerFraudAnalysis {
+  /** The antifraud provider the acquirer used. */
+  provider: string;
+  /** accept, reject, review, unfinished, provider_error, aborted, unknown or skipped (e.g. customer data missing). */
+  providerStatus: string;
+  /** 0 to 100; absent when the provider gave none. */
+  score?: number | undefined;
+  triggeredRules: string[];
 }
 
 export interface CaptureRequest {
@@ -3250,6 +3265,7 @@ function createBaseAuthorizeResponse(): AuthorizeResponse {
     fraudReviewPending: false,
     capturedAmount: 0,
     nextAction: undefined,
+    fraudAnalysis: undefined,
   };
 }
 
@@ -3275,6 +3291,9 @@ export const AuthorizeResponse: MessageFns<AuthorizeResponse> = {
     }
     if (message.nextAction !== undefined) {
       NextAction.encode(message.nextAction, writer.uint32(58).fork()).join();
+    }
+    if (message.fraudAnalysis !== undefined) {
+      AcquirerFraudAnalysis.encode(message.fraudAnalysis, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -3348,6 +3367,14 @@ export const AuthorizeResponse: MessageFns<AuthorizeResponse> = {
             message.nextAction = NextAction.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.fraudAnalysis = AcquirerFraudAnalysis.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3385,6 +3412,11 @@ export const AuthorizeResponse: MessageFns<AuthorizeResponse> = {
         : isSet(object.next_action)
         ? NextAction.fromJSON(object.next_action)
         : undefined,
+      fraudAnalysis: isSet(object.fraudAnalysis)
+        ? AcquirerFraudAnalysis.fromJSON(object.fraudAnalysis)
+        : isSet(object.fraud_analysis)
+        ? AcquirerFraudAnalysis.fromJSON(object.fraud_analysis)
+        : undefined,
     };
   },
 
@@ -3411,6 +3443,9 @@ export const AuthorizeResponse: MessageFns<AuthorizeResponse> = {
     if (message.nextAction !== undefined) {
       obj.nextAction = NextAction.toJSON(message.nextAction);
     }
+    if (message.fraudAnalysis !== undefined) {
+      obj.fraudAnalysis = AcquirerFraudAnalysis.toJSON(message.fraudAnalysis);
+    }
     return obj;
   },
 
@@ -3430,6 +3465,134 @@ export const AuthorizeResponse: MessageFns<AuthorizeResponse> = {
     message.nextAction = (object.nextAction !== undefined && object.nextAction !== null)
       ? NextAction.fromPartial(object.nextAction)
       : undefined;
+    message.fraudAnalysis = (object.fraudAnalysis !== undefined && object.fraudAnalysis !== null)
+      ? AcquirerFraudAnalysis.fromPartial(object.fraudAnalysis)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAcquirerFraudAnalysis(): AcquirerFraudAnalysis {
+  return { provider: "", providerStatus: "", score: undefined, triggeredRules: [] };
+}
+
+export const AcquirerFraudAnalysis: MessageFns<AcquirerFraudAnalysis> = {
+  encode(message: AcquirerFraudAnalysis, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.providerStatus !== "") {
+      writer.uint32(18).string(message.providerStatus);
+    }
+    if (message.score !== undefined) {
+      writer.uint32(24).int32(message.score);
+    }
+    for (const v of message.triggeredRules) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcquirerFraudAnalysis {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcquirerFraudAnalysis();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerStatus = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.score = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.triggeredRules.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AcquirerFraudAnalysis {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerStatus: isSet(object.providerStatus)
+        ? globalThis.String(object.providerStatus)
+        : isSet(object.provider_status)
+        ? globalThis.String(object.provider_status)
+        : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+      triggeredRules: globalThis.Array.isArray(object?.triggeredRules)
+        ? object.triggeredRules.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.triggered_rules)
+        ? object.triggered_rules.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AcquirerFraudAnalysis): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerStatus !== "") {
+      obj.providerStatus = message.providerStatus;
+    }
+    if (message.score !== undefined) {
+      obj.score = Math.round(message.score);
+    }
+    if (message.triggeredRules?.length) {
+      obj.triggeredRules = message.triggeredRules;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AcquirerFraudAnalysis>, I>>(base?: I): AcquirerFraudAnalysis {
+    return AcquirerFraudAnalysis.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AcquirerFraudAnalysis>, I>>(object: I): AcquirerFraudAnalysis {
+    const message = createBaseAcquirerFraudAnalysis();
+    message.provider = object.provider ?? "";
+    message.providerStatus = object.providerStatus ?? "";
+    message.score = object.score ?? undefined;
+    message.triggeredRules = object.triggeredRules?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,26 @@
+import type { AcquirerFraudAnalysis, AuthorizeRequest } from '../../grpc/generated/connector/v1/connector';
+import type { SandboxScenario } from './scenarios';
+
+/** The provider the sandbox acquirer names for its own antifraud analysis. */
+export const SANDBOX_FRAUD_PROVIDER = 'sandbox-acquirer-fraud';
+
+/**
+ * The sandbox acquirer's antifraud analysis inside an authorization, when the request asks for it
+ * (fraud_data.analysis_enabled, which the core sets from the account's `antifraudEnabled` config). Deterministic, so
+ * tests can count on it: like a real acquirer's provider it needs the customer's document and e-mail and is
+ * skipped without them; otherwise a held fraud review reads as review, a stolen card as reject, the rest as accept.
+ */
+export function sandboxFraudAnalysis(request: AuthorizeRequest, scenario: SandboxScenario): AcquirerFraudAnalysis | undefined {
+  if (!request.fraudData?.analysisEnabled) return undefined;
+  const customer = request.customer;
+  if (!customer?.document || !customer.email) {
+    return { provider: SANDBOX_FRAUD_PROVIDER, providerStatus: 'skipped', triggeredRules: ['missing_customer_data'] };
+  }
+  if (scenario.kind === 'approved' && scenario.fraudReview) {
+    return { provider: SANDBOX_FRAUD_PROVIDER, providerStatus: 'review', score: 61, triggeredRules: ['velocity_check'] };
+  }
+  if (scenario.kind === 'declined' && scenario.rawCode === '43') {
+    return { provider: SANDBOX_FRAUD_PROVIDER, providerStatus: 'reject', score: 97, triggeredRules: ['card_reported_stolen'] };
+  }
+  return { provider: SANDBOX_FRAUD_PROVIDER, providerStatus: 'accept', score: 8, triggeredRules: [] };
+}
