@@ -7,7 +7,7 @@ import type { UpdateFlow } from '../../application/flows/update-flow';
 import type { FlowEdge, FlowGraph, FlowNode, FlowTriggerEvent } from '../../domain/flow/flow-graph';
 import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';
-import { CREATE_FLOW_BODY, FLOW_RESPONSE, FLOW_VERSION_RESPONSE, LIST_FLOWS_QUERY, PUBLISH_FLOW_BODY, UPDATE_FLOW_BODY } from './flow.schemas';
+import { CREATE_FLOW_BODY, FLOW_RESPONSE, FLOW_VERSION_RESPONSE, LIST_FLOWS_QUERY, LIST_VERSIONS_QUERY, PUBLISH_FLOW_BODY, UPDATE_FLOW_BODY } from './flow.schemas';
 
 export interface FlowUseCases {
   readonly metadata: GetFlowBuilderMetadata;
@@ -117,6 +117,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/flows/:id/versions', operationId: 'listFlowVersions', tag: TAG, auth: 'merchant', scopes: ['flows:read'],
       summary: 'The published versions kept, newest first, and which one is in force', successStatus: 200, response: listOf(FLOW_VERSION_RESPONSE),
+      query: LIST_VERSIONS_QUERY,
       handler: async (request) => ({ body: await useCases.versions.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];

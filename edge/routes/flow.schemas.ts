@@ -113,3 +113,6 @@ export const FLOW_VERSION_RESPONSE: JsonSchema = {
     publishedAt: { type: 'string', format: 'date-time' },
   },
 };
+
+/** The versions list takes no parameters (every kept version, newest first); an unknown one is 422 as on every list. */
+export const LIST_VERSIONS_QUERY: JsonSchema = { type: 'object', properties: {} };

@@ -291,6 +291,9 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       const after = await m.sandbox.get(`/v1/flows/${f.id}`);
       expect(after.body).to.include({ status: 'draft', active: false, latestVersion: null });
       expect((await m.sandbox.get(`/v1/flows/${f.id}/versions`)).body.data).to.deep.equal([]);
+      const unknownParameter = await m.sandbox.get(`/v1/flows/${f.id}/versions?limit=abc`);
+      expect(unknownParameter.status).to.equal(422);
+      expect(unknownParameter.body.error).to.include({ code: 'validation_failed', param: 'query.limit' });
 
       const renewal = await createFlow(m.sandbox, { template: 'recorrencia-com-retentativa' });
       const refused = await m.sandbox.post(`/v1/flows/${renewal.id}/publish`, {});
