@@ -164,9 +164,16 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         return;
       }
       let response: ApiResponse;
+      // While the handler runs, the key's lock is renewed: a request slower than the lock must not let a repetition
+      // take its key over and run a second time.
+      const lockMs = deps.idempotency.lockMs ?? IDEMPOTENCY_LOCK_MS;
+      const keepLocked = setInterval(() => {
+        void deps.idempotency.renew?.(scope, routeKey, idempotencyKey, deps.now()).catch((error: unknown) => state.log?.warn({ err: error }, 'could not renew an Idempotency-Key lock'));
+      }, lockMs / 3);
       try {
         response = await route.handler(request);
       } catch (error) {
+        clearInterval(keepLocked);
         const mapped = toErrorResponse(error, state, ctx);
         // A refusal is an answer and is replayed; an unexpected failure, or a refusal that only says "retry in a
         // moment", frees the key for the retry.
@@ -174,6 +181,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         else await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status: mapped.status, body: mapped.body, headers: mapped.headers });
         throw error;
       }
+      clearInterval(keepLocked);
       const status = response.status ?? route.successStatus;
       await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status, body: response.body ?? {}, headers: response.headers ?? {} });
       writeResponse(ctx, response, route.successStatus);

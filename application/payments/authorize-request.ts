@@ -15,7 +15,24 @@ export interface AuthorizeSource {
  * Authorize as sent for this payment on any account, minus credentials and idempotency key. Built once, saved with
  * the payment's routing (payment_routings), so a recovery or a reconciliation re-sends exactly the same request.
  */
-export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: AuthorizeSource, items?: readonly AcquirerItem[], customer?: CustomerPrimitives | null): AuthorizeRequest {
+/** The body's fraudAnalysis (spec, Payments body table). */
+export interface FraudAnalysisInput {
+  readonly fingerprintSessionId?: string;
+  readonly shipping?: { readonly addressee?: string; readonly method?: string; readonly phone?: string };
+  readonly isGift?: boolean;
+  readonly returnsAccepted?: boolean;
+  readonly merchantDefinedFields?: ReadonlyArray<{ readonly id: number; readonly value: string }>;
+}
+
+/** What the payment's primitives do not hold and acquirers take: the items, the customer and the antifraud data. */
+export interface AuthorizeExtras {
+  readonly items?: readonly AcquirerItem[];
+  readonly customer?: CustomerPrimitives | null;
+  readonly fraudAnalysis?: FraudAnalysisInput;
+}
+
+export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: AuthorizeSource, extras: AuthorizeExtras = {}): AuthorizeRequest {
+  const { items, customer, fraudAnalysis: f } = extras;
   return {
     paymentId: p.id,
     source: source.isNetworkToken
@@ -37,16 +54,23 @@ export function authorizeRequest(p: DeepReadonly<PaymentPrimitives>, source: Aut
       ...(p.clientIp ? { clientIp: p.clientIp } : {}),
       ...(p.clientUserAgent ? { clientUserAgent: p.clientUserAgent } : {}),
       ...(p.deviceId ? { deviceId: p.deviceId } : {}),
+      ...(f?.fingerprintSessionId ? { fingerprintSessionId: f.fingerprintSessionId } : {}),
+      ...(f?.shipping?.method ? { shippingMethod: f.shipping.method } : {}),
+      ...(f?.isGift !== undefined ? { isGift: f.isGift } : {}),
+      ...(f?.returnsAccepted !== undefined ? { returnsAccepted: f.returnsAccepted } : {}),
+      ...(f?.merchantDefinedFields?.length ? { merchantDefinedFields: Object.fromEntries(f.merchantDefinedFields.map((m) => [String(m.id), m.value])) } : {}),
     },
   };
 }
 
 /**
  * The request as one account is sent it: with the acquirer's own antifraud analysis asked for when the account's
- * config enables it (`antifraudEnabled`, which the sandbox acquirer declares). The rest is the same for every account.
+ * config enables it (`antifraudEnabled`, which the sandbox acquirer declares) and the customer is present (spec,
+ * Payments rule 6: credit card, initiator customer; a merchant-initiated charge has nobody at the checkout to
+ * analyse). The rest is the same for every account.
  */
 export function requestForAccount(request: AuthorizeRequest, account: { readonly config?: Readonly<Record<string, unknown>> }): AuthorizeRequest {
-  if (account.config?.antifraudEnabled !== true) return request;
+  if (account.config?.antifraudEnabled !== true || request.initiator === 'merchant') return request;
   return { ...request, fraudData: { ...request.fraudData, analysisEnabled: true } };
 }
 

@@ -11,7 +11,8 @@ import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
-import { authorizeRequest, requestForAccount } from './authorize-request';
+import { authorizeRequest, requestForAccount, type FraudAnalysisInput } from './authorize-request';
+import { expiryActionOf } from './notify-expiring-authorizations';
 import { RoutingLease } from './routing-lease';
 import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
@@ -48,6 +49,8 @@ export interface CreateCardPaymentCommand {
   readonly splits?: ReadonlyArray<{ recipientId: string; type: 'percentage' | 'fixed'; value: number; liableForChargeback?: boolean; chargeProcessingFee?: boolean }>;
   /** The split recipient that takes the cents left over by rounding percentage shares down. */
   readonly splitRemainderRecipientId?: string;
+  /** What the acquirer's antifraud analysis takes besides the customer (spec, Payments rule 6). */
+  readonly fraudAnalysis?: FraudAnalysisInput;
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
   /** A published flow to route by instead of the environment's active one. */
   readonly flowId?: string;
@@ -177,7 +180,7 @@ export class CreatePayment {
 
     // Crash recovery: the first attempt's id is saved with the payment, before any connector call.
     const lease = decision.ok && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, decision.accounts[0]!.id) : null;
-    const request = authorizeRequest(payment.view(), source, command.items, source.customer);
+    const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));
@@ -242,6 +245,7 @@ export class CreatePayment {
         connectorSlug: o.account.connectorSlug,
         references: { nsu: o.output.references.nsu ?? null, tid: o.output.references.tid ?? null, authorizationCode: o.output.references.authorizationCode ?? null, acquirerPaymentId: o.output.references.acquirerPaymentId },
         fraudReview: o.output.fraudReviewPending,
+        expiryAction: expiryActionOf(o.account),
         now,
       });
     } else if (o.kind === 'declined') {

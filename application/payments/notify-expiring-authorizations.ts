@@ -83,7 +83,16 @@ export class NotifyExpiringAuthorizations {
   private async actionFor(scope: TenantScope, accountId: string | null): Promise<ExpiryAction> {
     if (!accountId) return 'notify';
     const account = (await this.deps.connectors.accounts(scope)).find((a) => a.id === accountId);
-    const configured = account?.config?.['preAuthorizationExpiryAction'];
-    return ACTIONS.includes(configured as ExpiryAction) ? (configured as ExpiryAction) : 'notify';
+    return expiryActionOf(account);
   }
+}
+
+/**
+ * The near-expiry action an account's config sets (`preAuthorizationExpiryAction`), notify when none or unknown.
+ * Shown on an authorization from the moment it is approved, and read again when the notice is due (the account's
+ * setting then is the one carried out).
+ */
+export function expiryActionOf(account: { readonly config?: Readonly<Record<string, unknown>> } | undefined): ExpiryAction {
+  const configured = account?.config?.['preAuthorizationExpiryAction'];
+  return ACTIONS.includes(configured as ExpiryAction) ? (configured as ExpiryAction) : 'notify';
 }

@@ -1,4 +1,5 @@
 import type { CardSummary, Payment, PaymentAttempt } from '../../domain/payment/payment';
+import { expiryActionOf } from './notify-expiring-authorizations';
 import { requestForAccount } from './authorize-request';
 import { classifyDecline } from '../../domain/payment/decline/classify-decline';
 import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
@@ -120,6 +121,7 @@ export class RecoverStuckPayments {
         connectorSlug: decision.account.connectorSlug,
         references: { nsu: r.nsu ?? null, tid: r.tid ?? null, authorizationCode: r.authorizationCode ?? null, acquirerPaymentId: r.acquirerPaymentId },
         fraudReview: decision.output.fraudReviewPending,
+        expiryAction: expiryActionOf(decision.account),
         now,
       });
     } else if (decision?.kind === 'declined') {

@@ -3,7 +3,11 @@ import type { TenantScope } from '../../domain/shared/environment';
 
 /** How long a key is kept (contract.md section 3). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** An in-flight key older than this is treated as abandoned (its process died) and may be taken over. */
+/**
+ * An in-flight key whose lock is this old is treated as abandoned (its process died) and may be taken over. A live
+ * request renews its lock every third of it (the edge's heartbeat), so a slow request (an acquirer that times out
+ * on every account of a long fallback list) keeps its key however long it runs.
+ */
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
 
 export interface StoredResponse {
@@ -23,6 +27,10 @@ export interface IdempotencyStore {
   complete(scope: TenantScope, route: string, key: string, response: StoredResponse): Promise<void>;
   /** Forgets a started key whose request failed unexpectedly, so the client can retry it. */
   abandon(scope: TenantScope, route: string, key: string): Promise<void>;
+  /** Extends the lock of a key still in flight to `now` + the lock duration (a request still running). */
+  renew?(scope: TenantScope, route: string, key: string, now: Date): Promise<void>;
+  /** The lock duration this store gives (IDEMPOTENCY_LOCK_MS unless configured); the edge renews at a third of it. */
+  readonly lockMs?: number;
 }
 
 function canonical(value: unknown): string {

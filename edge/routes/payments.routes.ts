@@ -175,7 +175,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         if (!body.card && !body.paymentMethodId) {
           throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
         }
-        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, fraudAnalysis: _f, methodType: _m, ...rest } = body;
+        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, methodType: _m, ...rest } = body;
         const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal) };
         return { body: await deps.create.execute(command) };
       },

@@ -94,7 +94,8 @@ export const createPaymentBody: JsonSchema = {
         properties: {
           sku: { type: 'string', maxLength: 64 },
           name: { type: 'string', maxLength: 255 },
-          quantity: { type: 'integer', minimum: 1 },
+          // The spec sets no maximum; a million keeps every total exact and inside the acquirer contract's int64.
+          quantity: { type: 'integer', minimum: 1, maximum: 1_000_000 },
           amount,
         },
       },

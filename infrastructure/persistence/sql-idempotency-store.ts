@@ -17,7 +17,10 @@ interface KeyRow {
  * request (its process died) is claimed; anything else is a replay or a conflict.
  */
 export class SqlIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly orm: Orm) {}
+  constructor(
+    private readonly orm: Orm,
+    readonly lockMs: number = IDEMPOTENCY_LOCK_MS,
+  ) {}
 
   async begin(scope: TenantScope, route: string, key: string, requestHash: string, now: Date): Promise<IdempotencyBegin> {
     const em = this.orm.em.fork({ useContext: false });
@@ -30,7 +33,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
          where k.expires_at < excluded.created_at
             or (k.state = 'in_flight' and k.locked_until < excluded.created_at and k.request_hash = excluded.request_hash)
        returning key`,
-      [scope.organizationId, scope.environment, route, key, requestHash, now, new Date(now.getTime() + IDEMPOTENCY_LOCK_MS), new Date(now.getTime() + IDEMPOTENCY_TTL_MS)],
+      [scope.organizationId, scope.environment, route, key, requestHash, now, new Date(now.getTime() + this.lockMs), new Date(now.getTime() + IDEMPOTENCY_TTL_MS)],
     );
     if (claimed.length === 1) return { kind: 'started' };
     const rows = await em.execute<KeyRow[]>(
@@ -50,6 +53,13 @@ export class SqlIdempotencyStore implements IdempotencyStore {
       `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = ?::jsonb
         where organization_id = ? and environment = ? and route = ? and key = ?`,
       [response.status, JSON.stringify(response.body ?? null), JSON.stringify(response.headers), scope.organizationId, scope.environment, route, key],
+    );
+  }
+
+  async renew(scope: TenantScope, route: string, key: string, now: Date): Promise<void> {
+    await this.orm.em.fork({ useContext: false }).execute(
+      `update idempotency_keys set locked_until = ? where organization_id = ? and environment = ? and route = ? and key = ? and state = 'in_flight'`,
+      [new Date(now.getTime() + this.lockMs), scope.organizationId, scope.environment, route, key],
     );
   }
 

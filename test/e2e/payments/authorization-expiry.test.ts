@@ -120,6 +120,9 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
     const authorize = async (m: Merchant) => {
       const r = await m.sandbox.post('/v1/payments', { amount: 7_000, captureMethod: 'manual', card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });
       expect(r.body.status).to.equal('authorized');
+      // The account's action shows from the approval on, not only from the notice.
+      const configured = (await m.sandbox.get('/v1/connector-accounts')).body.data[0].config.preAuthorizationExpiryAction;
+      expect(r.body.expiryAction).to.equal(configured);
       return r.body as { id: string; authorizationExpiresAt: string };
     };
     const toNotice = (p: { authorizationExpiresAt: string }) => clock.set(new Date(Date.parse(p.authorizationExpiresAt) - DAY + MINUTE));

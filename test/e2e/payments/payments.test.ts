@@ -166,6 +166,7 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ amount: 0, card: card() }, 'body.amount'],
         [{ amount: 10_000_000_000, card: card() }, 'body.amount'],
         [{ amount: 100, card: card(), installments: 25 }, 'body.installments'],
+        [{ amount: 100, card: card(), items: [{ name: 'x', quantity: 1_000_001, amount: 1 }] }, 'body.items[0].quantity'],
         [{ amount: 100, card: card(), softDescriptor: 'x'.repeat(23) }, 'body.softDescriptor'],
         [{ amount: 100, card: { ...card(), bin: '12345' } }, 'body.card.bin'],
         [{ amount: 100, card: { ...card(), token: 'short' } }, 'body.card.token'],
@@ -804,6 +805,13 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const [assessment] = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body.antifraud;
       expect(assessment).to.include({ providerStatus: 'reject', recommendation: 'decline', score: 97 });
       expect((await eventsOf(r.body.id, assessment.id)).map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.failed']);
+    });
+
+    it('a merchant-initiated payment gets no acquirer analysis (customer not present)', async () => {
+      const r = await m.sandbox.post('/v1/payments', { amount: 1_750, card: card(), customerId, initiator: 'merchant', mitType: 'unscheduled' });
+      expect(r.body.status).to.equal('captured');
+      expect((await m.sandbox.get(`/v1/payments/${r.body.id}`)).body.antifraud).to.deep.equal([]);
+      expect((await eventsOf(r.body.id)).map((e) => e.type)).to.deep.equal(['payment.captured']);
     });
 
     it('an account without antifraudEnabled asks for no analysis: none registered, no event', async () => {

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { SqlIdempotencyStore } from '../../../infrastructure/persistence/sql-idempotency-store';
+import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { createTestDatabase } from '../../support/test-infrastructure';
+
+describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
+  let orm: Orm;
+  const scope = { organizationId: 'org_idem', environment: 'sandbox' as const };
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0) + ms);
+
+  before(async () => {
+    orm = await openOrm(await createTestDatabase(), 2);
+    await migrate(orm);
+  });
+  after(async () => {
+    await orm?.close(true);
+  });
+
+  it('an in-flight key whose lock ran out is taken over by the same request; a renewed one is not', async () => {
+    const store = new SqlIdempotencyStore(orm, 1_000);
+    expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(0))).to.deep.equal({ kind: 'started' });
+    expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(500))).to.deep.equal({ kind: 'conflict', reason: 'in_flight' });
+    expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(1_500)), 'abandoned: its process died').to.deep.equal({ kind: 'started' });
+
+    expect(await store.begin(scope, 'POST /v1/payments', 'alive', 'h1', at(0))).to.deep.equal({ kind: 'started' });
+    await store.renew(scope, 'POST /v1/payments', 'alive', at(900));
+    expect(await store.begin(scope, 'POST /v1/payments', 'alive', 'h1', at(1_500)), 'renewed until 1,900').to.deep.equal({ kind: 'conflict', reason: 'in_flight' });
+    expect(await store.begin(scope, 'POST /v1/payments', 'alive', 'h1', at(2_000))).to.deep.equal({ kind: 'started' });
+  });
+
+  it('a completed key is not renewed back into flight', async () => {
+    const store = new SqlIdempotencyStore(orm, 1_000);
+    await store.begin(scope, 'POST /v1/payments', 'done', 'h1', at(0));
+    await store.complete(scope, 'POST /v1/payments', 'done', { status: 201, body: { id: 'pay_1' }, headers: {} });
+    await store.renew(scope, 'POST /v1/payments', 'done', at(10));
+    const again = await store.begin(scope, 'POST /v1/payments', 'done', 'h1', at(20));
+    expect(again).to.deep.equal({ kind: 'replay', response: { status: 201, body: { id: 'pay_1' }, headers: {} } });
+  });
+});
