@@ -1,9 +1,10 @@
 import { Customer, type CustomerFields } from '../../domain/customer/customer';
+import { assertCursorInScope } from '../shared/list-cursor';
 import type { Clock } from '../../domain/ports/clock';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { CustomerListQuery, CustomerRepository } from '../../domain/ports/payment-repositories';
 import type { Transactor } from '../../domain/ports/transactor';
-import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { customerObject } from '../payments/payment-object';
 
@@ -43,13 +44,7 @@ export class ManageCustomers {
 
   async list(scope: TenantScope, query: CustomerListQuery) {
     const rows = await this.deps.transactor.read(async (tx) => {
-      // As for payments: a cursor that is no customer of this environment would page through nothing or the wrong
-      // place; the refusal reads the same whether it exists elsewhere or nowhere.
-      if (query.startingAfter !== undefined && !(await this.deps.customers.find(tx, scope, query.startingAfter))) {
-        throw new DomainError('validation_failed', 'No such customer in this environment: query.startingAfter must be the id of the last customer of the previous page.', {
-          param: 'query.startingAfter',
-        });
-      }
+      await assertCursorInScope(query.startingAfter, 'customer', (id) => this.deps.customers.find(tx, scope, id));
       return this.deps.customers.list(tx, scope, query);
     });
     return {

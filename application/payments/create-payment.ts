@@ -190,7 +190,7 @@ export class CreatePayment {
     });
     if (!decision.ok) return paymentObject(payment.toPrimitives());
 
-    const outcome = await this.route(scope, payment, decision.accounts, source, command, lease, request);
+    const outcome = await this.route(scope, decision.accounts, source, lease, request);
 
     const stored = lease ? await this.recordHeld(scope, payment, outcome, lease) : await this.recordLocked(scope, payment.id, outcome);
     const final = stored.toPrimitives();
@@ -337,10 +337,8 @@ export class CreatePayment {
 
   private async route(
     scope: TenantScope,
-    payment: Payment,
     accounts: readonly RoutableAccount[],
     source: ChargeSource,
-    command: CreateCardPaymentCommand,
     lease: RoutingLease | null,
     request: ReturnType<typeof authorizeRequest>,
   ): Promise<RoutingOutcome> {

@@ -1,6 +1,5 @@
 import type { PaymentListQuery } from '../../domain/ports/payment-repositories';
-import type { Transaction } from '../../domain/ports/transactor';
-import { DomainError } from '../../domain/shared/domain-error';
+import { assertCursorInScope } from '../shared/list-cursor';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 import { attemptsSummary, paymentObject } from './payment-object';
@@ -11,7 +10,7 @@ export class ListPayments {
 
   async execute(input: { scope: TenantScope; query: PaymentListQuery }) {
     const page = await this.deps.transactor.read(async (tx) => {
-      await this.checkCursor(tx, input.scope, input.query.startingAfter);
+      await assertCursorInScope(input.query.startingAfter, 'payment', (id) => this.deps.payments.find(tx, input.scope, id));
       return this.deps.queries.list(tx, input.scope, input.query);
     });
     const limit = input.query.limit;
@@ -25,18 +24,5 @@ export class ListPayments {
       hasMore: page.rows.length > limit,
       ...(page.totalCount !== undefined ? { totalCount: page.totalCount } : {}),
     };
-  }
-
-  /**
-   * The cursor must be a payment of the caller's organization and environment: any other string compares as an
-   * id all the same and answers a page that looks real (or empty). The refusal reads the same whether the id
-   * exists elsewhere or nowhere, so it says nothing about other environments.
-   */
-  private async checkCursor(tx: Transaction, scope: TenantScope, startingAfter: string | undefined): Promise<void> {
-    if (startingAfter === undefined) return;
-    if (await this.deps.payments.find(tx, scope, startingAfter)) return;
-    throw new DomainError('validation_failed', 'No such payment in this environment: query.startingAfter must be the id of the last payment of the previous page.', {
-      param: 'query.startingAfter',
-    });
   }
 }

@@ -1,10 +1,11 @@
 import { Recipient, type RecipientFields, type RecipientPatch, type RecipientPrimitives, type RecipientUpdatedEvent } from '../../domain/recipient/recipient';
+import { assertCursorInScope } from '../shared/list-cursor';
 import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { RecipientListQuery, RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transactor } from '../../domain/ports/transactor';
-import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 
 export interface RecipientDeps {
@@ -73,13 +74,7 @@ export class ManageRecipients {
 
   async list(scope: TenantScope, query: RecipientListQuery) {
     const rows = await this.deps.transactor.read(async (tx) => {
-      // As for customers: a cursor that is no recipient of this environment would page through nothing or the wrong
-      // place; the refusal reads the same whether it exists elsewhere or nowhere.
-      if (query.startingAfter !== undefined && !(await this.deps.recipients.find(tx, scope, query.startingAfter))) {
-        throw new DomainError('validation_failed', 'No such recipient in this environment: query.startingAfter must be the id of the last recipient of the previous page.', {
-          param: 'query.startingAfter',
-        });
-      }
+      await assertCursorInScope(query.startingAfter, 'recipient', (id) => this.deps.recipients.find(tx, scope, id));
       return this.deps.recipients.list(tx, scope, query);
     });
     return {
