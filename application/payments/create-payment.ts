@@ -8,6 +8,7 @@ import type { PublishedFlow } from '../../domain/ports/flow-repository';
 import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
@@ -51,6 +52,8 @@ export interface CreateCardPaymentCommand {
   readonly splitRemainderRecipientId?: string;
   /** What the acquirer's antifraud analysis takes besides the customer (spec, Payments rule 6). */
   readonly fraudAnalysis?: FraudAnalysisInput;
+  /** The request's Idempotency-Key: the payment is bound to it in tx1 (see execute). */
+  readonly idempotencyKey?: string;
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
   /** A published flow to route by instead of the environment's active one. */
   readonly flowId?: string;
@@ -122,6 +125,10 @@ export class CreatePayment {
 
   async execute(command: CreateCardPaymentCommand): Promise<PaymentObject> {
     const { scope } = command;
+    // The edge lets a repetition take over a key whose process died (its lock ran out); if that process had created
+    // the payment, it is answered as it is now (recovery finishes its routing), never created and charged again.
+    const earlier = command.idempotencyKey ? await this.paymentOfKey(scope, command.idempotencyKey) : null;
+    if (earlier) return paymentObject(earlier.toPrimitives());
     // The shares' own rules first (pure); whether their recipients exist is read with the charge source.
     const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
     const source = await this.resolveSource(command, splits);
@@ -183,6 +190,7 @@ export class CreatePayment {
     const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
+      if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());
       if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
       const events = payment.pullEvents().map(paymentEventToOutbox);
@@ -270,6 +278,11 @@ export class CreatePayment {
     } catch {
       // signals are advisory; the payment is already recorded
     }
+  }
+
+  private paymentOfKey(scope: TenantScope, key: string): Promise<Payment | null> {
+    const since = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS);
+    return this.deps.transactor.read((tx) => this.deps.payments.findByIdempotencyKey(tx, scope, key, since));
   }
 
   /** The flow named by the body, or the environment's active one; null: direct routing. */

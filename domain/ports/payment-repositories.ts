@@ -65,6 +65,10 @@ export interface PaymentRepository {
   update(tx: Transaction, payment: Payment): Promise<void>;
   /** `forUpdate` locks the row until commit (outcomes and operations re-check the state under the lock). */
   find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
+  /** Records that the payment was created under this Idempotency-Key (in the payment's first transaction). */
+  bindIdempotencyKey(tx: Transaction, scope: TenantScope, key: string, paymentId: string, at: Date): Promise<void>;
+  /** The payment created under this Idempotency-Key since `since`, if any. */
+  findByIdempotencyKey(tx: Transaction, scope: TenantScope, key: string, since: Date): Promise<Payment | null>;
   /**
    * Marks a money operation (capture, void, refund) as in flight until `until` under `claimId` (one per claimant), so
    * two concurrent requests never both reach the acquirer, and keeps what it is (`intent`) until its outcome is

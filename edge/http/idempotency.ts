@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { TenantScope } from '../../domain/shared/environment';
 
-/** How long a key is kept (contract.md section 3). */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a key is kept (contract.md section 3); the domain's, which a payment's binding to its key shares. */
+export { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 /**
  * An in-flight key whose lock is this old is treated as abandoned (its process died) and may be taken over. A live
  * request renews its lock every third of it (the edge's heartbeat), so a slow request (an acquirer that times out

@@ -176,7 +176,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
           throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
         }
         const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, methodType: _m, ...rest } = body;
-        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal) };
+        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal), ...idempotencyKeyOf(request) };
         return { body: await deps.create.execute(command) };
       },
     }),

@@ -58,6 +58,23 @@ export class SqlPaymentRepository implements PaymentRepository {
     return rows[0] ? Payment.fromPrimitives(paymentFromDoc(rows[0].doc)) : null;
   }
 
+  async bindIdempotencyKey(tx: Transaction, scope: TenantScope, key: string, paymentId: string, at: Date): Promise<void> {
+    // A key older than its 24 hours may name a new payment: the edge treats it as a new request by then.
+    await entityManager(tx).execute(
+      `insert into payment_idempotency_keys (organization_id, environment, key, payment_id, created_at) values (?, ?, ?, ?, ?)
+       on conflict (organization_id, environment, key) do update set payment_id = excluded.payment_id, created_at = excluded.created_at`,
+      [scope.organizationId, scope.environment, key, paymentId, at],
+    );
+  }
+
+  async findByIdempotencyKey(tx: Transaction, scope: TenantScope, key: string, since: Date): Promise<Payment | null> {
+    const rows = await entityManager(tx).execute<Array<{ payment_id: string }>>(
+      `select payment_id from payment_idempotency_keys where organization_id = ? and environment = ? and key = ? and created_at >= ?`,
+      [scope.organizationId, scope.environment, key, since],
+    );
+    return rows[0] ? this.find(tx, scope, rows[0].payment_id) : null;
+  }
+
   async findByAttemptId(tx: Transaction, attemptId: string, options: { forUpdate?: boolean } = {}): Promise<Payment | null> {
     const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
       `select doc from payments where doc->'attempts' @> ?::jsonb${options.forUpdate ? ' for update' : ''}`,

@@ -82,6 +82,14 @@ export class InMemoryPayments implements PaymentRepository {
     const p = this.rows.get(key(scope, id));
     return p ? Payment.fromPrimitives(p) : null;
   }
+  readonly idempotencyKeys = new Map<string, { paymentId: string; at: Date }>();
+  async bindIdempotencyKey(_tx: Transaction, scope: TenantScope, idempotencyKey: string, paymentId: string, at: Date) {
+    this.idempotencyKeys.set(key(scope, idempotencyKey), { paymentId, at });
+  }
+  async findByIdempotencyKey(tx: Transaction, scope: TenantScope, idempotencyKey: string, since: Date) {
+    const bound = this.idempotencyKeys.get(key(scope, idempotencyKey));
+    return bound && bound.at >= since ? this.find(tx, scope, bound.paymentId) : null;
+  }
   async findByAttemptId(_tx: Transaction, attemptId: string) {
     const p = [...this.rows.values()].find((r) => r.attempts.some((a) => a.id === attemptId));
     return p ? Payment.fromPrimitives(p) : null;

@@ -20,6 +20,7 @@ import { Migration20261125000400OperationIntents } from './Migration202611250004
 import { Migration20261126000100PendingOperationSettlement } from './Migration20261126000100PendingOperationSettlement';
 import { Migration20261126000200Flows } from './Migration20261126000200Flows';
 import { Migration20261127000100Recipients } from './Migration20261127000100Recipients';
+import { Migration20261127000200PaymentIdempotencyKeys } from './Migration20261127000200PaymentIdempotencyKeys';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -39,4 +40,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000100PendingOperationSettlement', class: Migration20261126000100PendingOperationSettlement },
   { name: 'Migration20261126000200Flows', class: Migration20261126000200Flows },
   { name: 'Migration20261127000100Recipients', class: Migration20261127000100Recipients },
+  { name: 'Migration20261127000200PaymentIdempotencyKeys', class: Migration20261127000200PaymentIdempotencyKeys },
 ];

@@ -249,6 +249,29 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       expect(other.body.error.code).to.equal('idempotency_conflict');
     });
 
+    it('Idempotency-Key taken over after its process died: the repetition answers the payment that process created, and charges nothing again', async () => {
+      const m = await service.merchant('Idempotency takeover');
+      await createAccount(m.sandbox, 'primary', 100);
+      const key = `died-${Date.now()}`;
+      const first = await m.sandbox.post('/v1/payments', { amount: 4_321, card: card() }, { 'Idempotency-Key': key });
+      expect(first.status).to.equal(201);
+      // As if the process had died after creating the payment and before storing its answer: the key stays in flight
+      // and its lock runs out, so the edge lets the repetition take it over.
+      await service.core.orm.em.fork({ useContext: false }).execute(
+        `update idempotency_keys set state = 'in_flight', response_status = null, response_body = null, locked_until = now() - interval '1 second'
+          where organization_id = ? and key = ?`,
+        [m.organizationId, key],
+      );
+      const repeated = await m.sandbox.post('/v1/payments', { amount: 4_321, card: card() }, { 'Idempotency-Key': key });
+      expect(repeated.status).to.equal(201);
+      expect(repeated.headers.get('idempotent-replayed'), 'a takeover, not a replay').to.equal(null);
+      expect(repeated.body).to.include({ id: first.body.id, status: 'captured' });
+      expect(repeated.body.attempts).to.have.length(1);
+      expect((await m.sandbox.get('/v1/payments')).body.data.map((p: { id: string }) => p.id)).to.deep.equal([first.body.id]);
+      // The takeover stored its answer: the key replays from now on.
+      expect((await m.sandbox.post('/v1/payments', { amount: 4_321, card: card() }, { 'Idempotency-Key': key })).headers.get('idempotent-replayed')).to.equal('true');
+    });
+
     it('acquirer fraud review: authorized with fraudReview pending even with automatic capture', async () => {
       const r = await merchant.sandbox.post('/v1/payments', { amount: 5000, card: card('fraud_review') });
       expect(r.status).to.equal(201);
