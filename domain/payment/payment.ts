@@ -268,9 +268,20 @@ export interface CreateCardPaymentInput {
 export type PaymentAction = 'capture' | 'void' | 'refund' | 'confirm';
 
 /** Pre-authorization capture deadline: 7 days for Mastercard, 15 days for the other networks (spec, payload rule 5). */
-export function authorizationCaptureDeadline(brand: string | null | undefined, authorizedAt: Date): Date {
-  const days = (brand ?? '').toLowerCase().startsWith('master') ? 7 : 15;
+export function authorizationCaptureDeadline(card: { brand?: string | null; bin?: string | null } | null | undefined, authorizedAt: Date): Date {
+  const days = isMastercard(card) ? 7 : 15;
   return new Date(authorizedAt.getTime() + days * 24 * 60 * 60 * 1000);
+}
+
+/**
+ * Mastercard by the brand the merchant sent, else by the BIN when no brand came: Mastercard's ranges are 51-55 and
+ * 2221-2720. A card with neither is treated as another network.
+ */
+function isMastercard(card: { brand?: string | null; bin?: string | null } | null | undefined): boolean {
+  if (card?.brand) return card.brand.toLowerCase().startsWith('master');
+  if (!card?.bin || !/^\d{4}/.test(card.bin)) return false;
+  const prefix = Number(card.bin.slice(0, 4));
+  return (prefix >= 5100 && prefix <= 5599) || (prefix >= 2221 && prefix <= 2720);
 }
 
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
@@ -449,7 +460,7 @@ export class Payment {
       if (trigger === 'approve_with_capture') {
         s.capturedAmount = s.amount;
       } else {
-        s.authorizationExpiresAt = authorizationCaptureDeadline(s.card?.brand, input.now).toISOString();
+        s.authorizationExpiresAt = authorizationCaptureDeadline(s.card, input.now).toISOString();
         s.expiryAction = input.expiryAction ?? 'notify';
       }
       if (input.fraudReview) s.fraudReview = { status: 'pending', openedAt: now, resolvedAt: null };

@@ -72,6 +72,13 @@ describe('Payment aggregate', () => {
       const master = processingPayment({ captureMethod: 'manual', card: { brand: 'mastercard', bin: '555555', last4: '4444', expMonth: 1, expYear: 2030, holderName: null } });
       master.approve({ ...APPROVAL, now: T0 });
       expect(master.toPrimitives().authorizationExpiresAt).to.equal(later(7 * DAY).toISOString());
+
+      // No brand sent: the BIN tells Mastercard (51-55, 2221-2720) from the other networks.
+      for (const [bin, days] of [['555555', 7], ['222100', 7], ['272099', 7], ['411111', 15], ['272100', 15], ['', 15]] as const) {
+        const unbranded = processingPayment({ captureMethod: 'manual', card: { brand: null, bin: bin || null, last4: '4444', expMonth: 1, expYear: 2030, holderName: null } });
+        unbranded.approve({ ...APPROVAL, now: T0 });
+        expect(unbranded.toPrimitives().authorizationExpiresAt, `bin ${bin}`).to.equal(later(days * DAY).toISOString());
+      }
     });
 
     it('a sale held in fraud review is authorized with fraudReview pending even with automatic capture', () => {
