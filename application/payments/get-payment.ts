@@ -18,7 +18,7 @@ export class GetPayment {
       if (!found) throw new NotFoundError('payment', input.paymentId);
       const { payment, pending } = found;
       const p = payment.toPrimitives();
-      const timeline = await this.deps.queries.timeline(tx, input.scope, p.id);
+      const timeline = await this.deps.queries.timeline(tx, input.scope, p.id, (p.antifraud ?? []).map((a) => a.id));
       const operations = p.operations.map((o) => ({
         id: o.id,
         type: o.type,

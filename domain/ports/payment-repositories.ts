@@ -179,8 +179,8 @@ export interface PaymentQueries {
   figures(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<SummaryFigures>;
   series(tx: Transaction, scope: TenantScope, from: Date, to: Date, granularity: 'hour' | 'day', filter: SummaryFilter): Promise<SummaryBucket[]>;
   perConnectorAccount(tx: Transaction, scope: TenantScope, from: Date, to: Date, filter: SummaryFilter): Promise<ConnectorAccountFigures[]>;
-  /** The payment's events, oldest first, for the timeline of the full view. */
-  timeline(tx: Transaction, scope: TenantScope, paymentId: string): Promise<Array<{ id: string; type: string; createdAt: string; previousAttributes: Record<string, unknown> | null }>>;
+  /** The payment's events, and those of its related objects (its antifraud assessments), oldest first, for the full view. */
+  timeline(tx: Transaction, scope: TenantScope, paymentId: string, relatedObjectIds?: readonly string[]): Promise<Array<{ id: string; type: string; createdAt: string; previousAttributes: Record<string, unknown> | null }>>;
 }
 
 export interface CustomerListQuery {

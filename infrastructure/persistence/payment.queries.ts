@@ -197,11 +197,13 @@ export class SqlPaymentQueries implements PaymentQueries {
     });
   }
 
-  async timeline(tx: Transaction, scope: TenantScope, paymentId: string) {
+  async timeline(tx: Transaction, scope: TenantScope, paymentId: string, relatedObjectIds: readonly string[] = []) {
+    const objectIds = [paymentId, ...relatedObjectIds];
     const rows = await entityManager(tx).execute<Array<{ id: string; type: string; created_at: Date; data: { previousAttributes: Record<string, unknown> | null } }>>(
       // Events just committed may not be numbered yet (the relay numbers them); ids follow append order.
-      `select id, type, created_at, data from events where organization_id = ? and environment = ? and object_id = ? order by sequence nulls last, id`,
-      [scope.organizationId, scope.environment, paymentId],
+      `select id, type, created_at, data from events where organization_id = ? and environment = ?
+          and object_id = any(array(select jsonb_array_elements_text(?::jsonb))) order by sequence nulls last, id`,
+      [scope.organizationId, scope.environment, JSON.stringify(objectIds)],
     );
     return rows.map((r) => ({
       id: r.id,

@@ -810,6 +810,8 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
       const evts = await eventsOf(r.body.id, assessment.id);
       expect(evts.map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.captured']);
       expect(evts[0]!.data.object).to.deep.equal(assessment);
+      // The payment's timeline lists its assessments' events with its own, in order.
+      expect(view.timeline.map((t: { type: string }) => t.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.captured']);
       expect(evts[1]!.data.previousAttributes).to.not.have.property('antifraud');
     });
 
