@@ -1,9 +1,11 @@
 import type { Transactor } from '../../domain/ports/transactor';
+import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 import { entityManager } from './mikro-orm-transactor';
 
 /**
- * Deletes identity rows that can no longer matter: expired challenges, spent or expired reset links, ended
- * sessions, and card attempts far outside the detection window. Incidents and their audit trail are kept.
+ * Deletes rows that can no longer matter: expired challenges, spent or expired reset links, ended sessions, card
+ * attempts far outside the detection window, and Idempotency-Keys (and payments' bindings to them) past their 24
+ * hours (contract.md 3), which a new request reuses anyway. Incidents and their audit trail are kept.
  * Idempotent and safe to run from several workers at once.
  */
 export async function purgeIdentityLeftovers(transactor: Transactor, now: Date): Promise<Record<string, number>> {
@@ -17,6 +19,8 @@ export async function purgeIdentityLeftovers(transactor: Transactor, now: Date):
       passwordResets: await count(`delete from identity_password_resets where expires_at < ?`, [before(7 * day)]),
       sessions: await count(`delete from identity_sessions where expires_at < ? or revoked_at < ?`, [before(day), before(30 * day)]),
       cardAttempts: await count(`delete from security_card_attempts where at < ?`, [before(day)]),
+      idempotencyKeys: await count(`delete from idempotency_keys where expires_at < ?`, [now]),
+      paymentIdempotencyKeys: await count(`delete from payment_idempotency_keys where created_at < ?`, [before(IDEMPOTENCY_TTL_MS)]),
     };
   });
 }

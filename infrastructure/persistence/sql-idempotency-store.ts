@@ -70,9 +70,4 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     );
   }
 
-  /** Housekeeping: drops keys past their 24 hours. */
-  async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.orm.em.fork({ useContext: false }).execute(`delete from idempotency_keys where expires_at < ? returning key`, [now]);
-    return rows.length;
-  }
 }
