@@ -398,7 +398,7 @@ export class CreatePayment {
         return { attempts, result: { kind: 'approved', account, output } };
       }
       if (output.status === 'declined') {
-        const c = classifyDecline(output.rawCode, source.card.brand);
+        const c = classifyDecline(output.rawCode, source.card);
         attempts.push({ ...base, rawCode: output.rawCode, classification: c.reason, outcome: 'declined', message: output.message || null });
         return { attempts, result: { kind: 'declined', account, rawCode: output.rawCode, ...(output.fraudAnalysis ? { fraudAnalysis: output.fraudAnalysis } : {}) } };
       }

@@ -190,9 +190,10 @@ export class RecoverStuckPayments {
       };
     }
     if (output.status === 'declined') {
-      const brand = routing.request.source.brand ?? null;
+      const source = routing.request.source;
+      const card = { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null };
       return {
-        attempt: { ...base, rawCode: output.rawCode, classification: classifyDecline(output.rawCode, brand).reason, outcome: 'declined', message: output.message || null },
+        attempt: { ...base, rawCode: output.rawCode, classification: classifyDecline(output.rawCode, card).reason, outcome: 'declined', message: output.message || null },
         decision: { kind: 'declined', account, rawCode: output.rawCode, ...(output.fraudAnalysis ? { fraudAnalysis: output.fraudAnalysis } : {}) },
       };
     }

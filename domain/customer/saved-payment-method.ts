@@ -118,7 +118,7 @@ export class SavedPaymentMethod {
       verifiedAt: input.now.toISOString(),
       rawCode: input.rawCode ?? null,
       connectorAccountId: input.connectorAccountId ?? null,
-      decline: input.status === 'invalid' && input.rawCode ? classifiedDecline(input.rawCode, this.state.card.brand) : null,
+      decline: input.status === 'invalid' && input.rawCode ? classifiedDecline(input.rawCode, this.state.card) : null,
     };
     this.state.updatedAt = input.now.toISOString();
     this.events.push({

@@ -1,7 +1,7 @@
 import type { DeepReadonly } from '../shared/deep-readonly';
 import { DomainError, InvalidStateError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
-import { classifyDecline } from './decline/classify-decline';
+import { cardNetwork, classifyDecline, type CardIdentity } from './decline/classify-decline';
 import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decline-classification';
 import type { PaymentDomainEvent, PaymentEventType } from './payment.events';
 import { PaymentLifecycleState, PaymentStatus, PaymentTrigger, nextPaymentState } from './payment.transitions';
@@ -64,8 +64,8 @@ export interface PaymentDecline {
 }
 
 /** An issuer's return code as the decline table classifies it; null when the code is an approval. */
-export function classifiedDecline(rawCode: string, brand?: string | null): PaymentDecline | null {
-  const c = classifyDecline(rawCode, brand);
+export function classifiedDecline(rawCode: string, card?: CardIdentity | null): PaymentDecline | null {
+  const c = classifyDecline(rawCode, card);
   if (c.approved) return null;
   return {
     reason: c.reason,
@@ -268,21 +268,12 @@ export interface CreateCardPaymentInput {
 export type PaymentAction = 'capture' | 'void' | 'refund' | 'confirm';
 
 /** Pre-authorization capture deadline: 7 days for Mastercard, 15 days for the other networks (spec, payload rule 5). */
-export function authorizationCaptureDeadline(card: { brand?: string | null; bin?: string | null } | null | undefined, authorizedAt: Date): Date {
-  const days = isMastercard(card) ? 7 : 15;
+export function authorizationCaptureDeadline(card: CardIdentity | null | undefined, authorizedAt: Date): Date {
+  // The network by the brand sent, else by the BIN (cardNetwork); a card of unknown network gets the 15 days.
+  const days = cardNetwork(card) === 'mastercard' ? 7 : 15;
   return new Date(authorizedAt.getTime() + days * 24 * 60 * 60 * 1000);
 }
 
-/**
- * Mastercard by the brand the merchant sent, else by the BIN when no brand came: Mastercard's ranges are 51-55 and
- * 2221-2720. A card with neither is treated as another network.
- */
-function isMastercard(card: { brand?: string | null; bin?: string | null } | null | undefined): boolean {
-  if (card?.brand) return card.brand.toLowerCase().startsWith('master');
-  if (!card?.bin || !/^\d{4}/.test(card.bin)) return false;
-  const prefix = Number(card.bin.slice(0, 4));
-  return (prefix >= 5100 && prefix <= 5599) || (prefix >= 2221 && prefix <= 2720);
-}
 
 /** Attributes that change on every move or only grow; previousAttributes would only repeat them. */
 const NOT_DIFFED = new Set<keyof PaymentPrimitives>(['updatedAt', 'attempts', 'operations', 'antifraud', 'expiryNoticeAt', 'expiryActionRefusal']);
@@ -470,7 +461,7 @@ export class Payment {
 
   /** The issuer declined: the payment ends, and routing stops (an issuer answer is not a technical failure). */
   decline(input: { rawCode: string; connectorAccountId: string; connectorSlug: string; references?: Partial<AcquirerReferences>; now: Date }): void {
-    const decline = classifiedDecline(input.rawCode, this.state.card?.brand);
+    const decline = classifiedDecline(input.rawCode, this.state.card);
     if (!decline) throw new DomainError('invalid_decline', `Return code ${input.rawCode} is an approval, not a decline.`);
     this.change('decline', input.now, (s) => {
       s.decline = decline;

@@ -12,23 +12,40 @@ export function normalizeRawCode(rawCode: string): string {
   return code;
 }
 
-function networkOf(brand: string | null | undefined): CardNetwork | null {
+/** A card as far as its network goes: the brand the merchant sent and the first digits (BIN). */
+export type CardIdentity = { readonly brand?: string | null; readonly bin?: string | null };
+
+/**
+ * The card's network: by the brand sent, else, with no brand, by the BIN where its ranges say it plainly (Visa 4,
+ * Mastercard 51-55 and 2221-2720, American Express 34 and 37; Elo's and Hipercard's ranges are scattered, so a card
+ * of theirs sent without its brand reads as unknown). Null when neither tells.
+ */
+export function cardNetwork(card: CardIdentity | string | null | undefined): CardNetwork | null {
+  const { brand, bin } = typeof card === 'string' ? { brand: card, bin: null } : (card ?? {});
   const b = (brand ?? '').trim().toLowerCase();
-  if (b === 'visa' || b === 'elo' || b === 'amex' || b === 'hipercard') return b;
-  if (b === 'mastercard' || b === 'master') return 'mastercard';
-  if (b === 'american_express' || b === 'american express') return 'amex';
-  if (b === 'hiper') return 'hipercard';
+  if (b) {
+    if (b === 'visa' || b === 'elo' || b === 'amex' || b === 'hipercard') return b;
+    if (b === 'mastercard' || b === 'master') return 'mastercard';
+    if (b === 'american_express' || b === 'american express') return 'amex';
+    if (b === 'hiper') return 'hipercard';
+    return null;
+  }
+  if (!bin || !/^\d{4}/.test(bin)) return null;
+  const prefix = Number(bin.slice(0, 4));
+  if (bin.startsWith('4')) return 'visa';
+  if ((prefix >= 5100 && prefix <= 5599) || (prefix >= 2221 && prefix <= 2720)) return 'mastercard';
+  if (bin.startsWith('34') || bin.startsWith('37')) return 'amex';
   return null;
 }
 
 /**
  * Classifies an issuer return code. Never throws: an empty or unknown code gets the explicit fallback row
- * (UNMAPPED_DECLINE) carrying the raw code as received. With a card brand, network-specific meanings apply
- * (Hipercard follows Mastercard's column in the standard).
+ * (UNMAPPED_DECLINE) carrying the raw code as received. With the card's network known (cardNetwork: its brand,
+ * else its BIN), network-specific meanings apply (Hipercard follows Mastercard's column in the standard).
  */
-export function classifyDecline(rawCode: string | null | undefined, brand?: string | null): DeclineClassification {
+export function classifyDecline(rawCode: string | null | undefined, card?: CardIdentity | string | null): DeclineClassification {
   const code = normalizeRawCode(rawCode ?? '');
-  const network = networkOf(brand);
+  const network = cardNetwork(card);
   const column = network === 'hipercard' ? 'mastercard' : network;
   const override = column ? BRAND_OVERRIDES[column]?.[code] : undefined;
   if (override) return override;

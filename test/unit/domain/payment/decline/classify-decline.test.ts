@@ -4,6 +4,7 @@ import {
   DECLINE_REASONS,
   DECLINE_TABLE,
   RETRY_ACTIONS,
+  cardNetwork,
   classifyDecline,
   declineTableCoverage,
   normalizeRawCode,
@@ -71,6 +72,17 @@ describe('decline classification', () => {
       expect(classifyDecline('51', brand).reason).to.equal('INSUFFICIENT_FUNDS');
       expect(classifyDecline('82', brand)).to.include({ reason: 'INVALID_CVV', reversibility: 'REVERSIBLE' });
     }
+  });
+
+  it('without a brand, reads the network from the BIN where its ranges are plain', () => {
+    expect(classifyDecline('04', { brand: null, bin: '411111' })).to.include({ reason: 'PICK_UP_CARD' });
+    expect(classifyDecline('63', { bin: '555555' })).to.include({ reason: 'SUSPECTED_FRAUD' });
+    expect(classifyDecline('63', { bin: '222100' })).to.include({ reason: 'SUSPECTED_FRAUD' });
+    expect(classifyDecline('63', { bin: '636368' }).reason, 'an Elo range: unknown network, the common table').to.equal(classifyDecline('63').reason);
+    expect(classifyDecline('63', { brand: 'visa', bin: '555555' }).reason, 'the brand sent wins').to.equal(classifyDecline('63', 'visa').reason);
+    expect(cardNetwork({ bin: '371449' })).to.equal('amex');
+    expect(cardNetwork({ bin: '272100' })).to.equal(null);
+    expect(cardNetwork({ bin: null })).to.equal(null);
   });
 
   it('falls back explicitly for unknown or empty codes, keeping the raw code', () => {
