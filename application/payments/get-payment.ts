@@ -18,7 +18,7 @@ export class GetPayment {
       if (!found) throw new NotFoundError('payment', input.paymentId);
       const { payment, pending } = found;
       const p = payment.toPrimitives();
-      const timeline = await this.deps.queries.timeline(tx, input.scope, p.id, (p.antifraud ?? []).map((a) => a.id));
+      const timeline = await this.deps.queries.timeline(tx, input.scope, p.id, p.antifraud.map((a) => a.id));
       const operations = p.operations.map((o) => ({
         id: o.id,
         type: o.type,
@@ -36,7 +36,7 @@ export class GetPayment {
         operations,
         refunds: operations.filter((o) => o.type === 'refund'),
         flowExecution: p.flowRun ? { flowId: p.flowRun.flowId, name: p.flowRun.name, version: p.flowRun.version, steps: p.flowRun.steps ?? [] } : null,
-        antifraud: (p.antifraud ?? []).map((a) => antifraudAssessmentObject(a, p.id)),
+        antifraud: p.antifraud.map((a) => antifraudAssessmentObject(a, p.id)),
         disputes: [],
         timeline,
         // A money operation in flight, or one whose acquirer call got no answer: the latter is settled by repeating

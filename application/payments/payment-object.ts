@@ -94,7 +94,7 @@ function publicPrevious(previous: Record<string, unknown>): Record<string, unkno
 export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
   const scope = { organizationId: event.organizationId, environment: event.environment };
   if (event.type === 'antifraud.assessment_completed') {
-    const assessment = (event.payment.antifraud ?? []).find((a) => a.id === event.assessmentId);
+    const assessment = event.payment.antifraud.find((a) => a.id === event.assessmentId);
     if (!assessment) throw new Error(`antifraud assessment ${event.assessmentId} is not on payment ${event.paymentId}`);
     return { type: event.type, scope, object: antifraudAssessmentObject(assessment, event.payment.id), previousAttributes: {} };
   }

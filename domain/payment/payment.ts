@@ -196,7 +196,7 @@ export interface PaymentPrimitives {
   attempts: PaymentAttempt[];
   operations: PaymentOperation[];
   splits: SplitEntry[];
-  /** Antifraud analyses registered on the payment, oldest first (absent from payments stored before they existed). */
+  /** Antifraud analyses registered on the payment, oldest first (fromPrimitives gives older stored payments an empty list). */
   antifraud: AntifraudAssessment[];
   customerId: string | null;
   paymentMethodId: string | null;
@@ -781,7 +781,7 @@ export class Payment {
       connectorAccountId: input.connectorAccountId,
       createdAt: input.now.toISOString(),
     };
-    this.state.antifraud = [...(this.state.antifraud ?? []), assessment];
+    this.state.antifraud = [...this.state.antifraud, assessment];
     this.events.push({
       type: 'antifraud.assessment_completed',
       paymentId: this.state.id,

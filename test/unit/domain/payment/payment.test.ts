@@ -373,6 +373,15 @@ describe('Payment aggregate', () => {
     expect(p.refundedAmount).to.equal(0);
     expect(copy.refundedAmount).to.equal(1);
   });
+
+  it('a payment stored before antifraud assessments existed reads with none, and can register one', () => {
+    const { antifraud: _none, ...stored } = capturedPayment().toPrimitives();
+    const old = Payment.fromPrimitives(stored as ReturnType<Payment['toPrimitives']>);
+    expect(old.toPrimitives().antifraud).to.deep.equal([]);
+    old.registerAntifraudAssessment({ id: 'afa_1', origin: 'acquirer', provider: 'p', providerStatus: 'accept', score: 5, triggeredRules: [], connectorAccountId: 'ca_1', now: T0 });
+    expect(old.toPrimitives().antifraud.map((a) => [a.id, a.recommendation])).to.deep.equal([['afa_1', 'approve']]);
+    expect(old.pullEvents().map((e) => e.type)).to.include('antifraud.assessment_completed');
+  });
 });
 
 describe('Payment pre-authorization expiry notice', () => {
