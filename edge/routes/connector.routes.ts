@@ -32,8 +32,8 @@ export interface ConnectorUseCases {
 const TAG = 'Connectors';
 
 /**
- * Credential tests at a partner: 20 per minute per organization (spec, Limits), shared by verify without saving and
- * by a create with verify, so neither is a way around the other.
+ * Credential tests at a partner: 20 per minute per organization (spec, Limits), shared by verify without saving,
+ * a create with verify and the verify of a stored account, so none is a way around the others.
  */
 const CREDENTIAL_TESTS: RateLimitRule = { name: 'connector-verify', points: 20, durationSeconds: 60, key: (request) => request.principal?.organizationId ?? null };
 
@@ -130,6 +130,8 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       scopes: ['connectors:write'],
       summary: "Test the account's stored credentials at the partner and update its displayed health",
       successStatus: 201, response: VERIFICATION_RESPONSE,
+      // A stored account's test calls the partner as much as any other: the same budget, or it would be the way round it.
+      rateLimits: [CREDENTIAL_TESTS],
       handler: async (request) => ({ body: await useCases.verifyAccount.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];

@@ -336,6 +336,18 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       expect((await create('sk_test', false)).status).to.equal(201);
       expect((await m.sandbox.get('/v1/connector-accounts')).body.data).to.have.length(1);
     });
+
+    it("a stored account's verify counts as a test too: the same 20 per minute per organization", async () => {
+      const m = await service.merchant('Stored account verify');
+      const account = (await createSandboxAccount(m)).body;
+      const verifyStored = () => m.sandbox.post(`/v1/connector-accounts/${account.id}/verify`, {});
+      for (let i = 0; i < 20; i++) expect((await verifyStored()).status).to.equal(201);
+      const limited = await verifyStored();
+      expect(limited.status).to.equal(429);
+      expect(limited.body.error.code).to.equal('rate_limited');
+      expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
+      expect((await m.sandbox.post('/v1/connectors/sandbox/verify', { credentials: SANDBOX_CREDENTIALS })).status, 'one budget for all').to.equal(429);
+    });
   });
 
   describe('ConnectorAccountDirectory (service connectorAccounts)', () => {
