@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../http/validation';
+import { optionalWebAddress } from '../http/web-address';
 
 /** JSON Schemas of the dashboard authentication routes, with the spec's exact bounds (unknown fields refused). */
 const email: JsonSchema = { type: 'string', format: 'email', maxLength: 255 };
@@ -7,8 +8,8 @@ const anyPassword: JsonSchema = { type: 'string', minLength: 1, maxLength: 256 }
 const challengeToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
 const mfaCode: JsonSchema = { type: 'string', pattern: '^[0-9]{6}$' };
 const resetToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
-/** Empty string or an absolute URI of at most 255 characters. */
-const website: JsonSchema = { type: 'string', maxLength: 255, anyOf: [{ const: '' }, { format: 'uri' }], default: '' };
+/** Empty string or an http(s) URL of at most 255 characters: a website is a link a person clicks. */
+const website: JsonSchema = optionalWebAddress(255);
 
 export const STATE_CODES = [
   'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',

@@ -59,6 +59,8 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
         [{ ...registration(), company: { ...registration().company, document: '11.222.333/0001-82' } }, 'body.company.document'],
         [{ ...registration(), company: { ...registration().company, address: { ...registration().company.address, state: 'XX' } } }, 'body.company.address.state'],
         [{ ...registration(), company: { ...registration().company, website: 'not a uri' } }, 'body.company.website'],
+        [{ ...registration(), company: { ...registration().company, website: 'javascript:alert(document.cookie)' } }, 'body.company.website'],
+        [{ ...registration(), company: { ...registration().company, website: 'vbscript:msgbox(1)' } }, 'body.company.website'],
         [{ ...registration(), company: { ...registration().company, address: { ...registration().company.address, streetNumber: '' } } }, 'body.company.address.streetNumber'],
       ];
       for (const [body, param] of cases) {
@@ -460,6 +462,9 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       expect(rows[0]!.trial_eligible).to.equal(false);
       expect((await api.post('/v1/auth/accounts', { name: 'X' }, bearer(owner.accessToken))).status).to.equal(422);
       expect((await api.post('/v1/auth/accounts', { name: 'Valid', website: 'nope' }, bearer(owner.accessToken))).status).to.equal(422);
+      const script = await api.post('/v1/auth/accounts', { name: 'Valid', website: 'javascript:alert(1)' }, bearer(owner.accessToken));
+      expect(script.status, 'a website is http(s) only').to.equal(422);
+      expect(script.body.error).to.include({ code: 'validation_failed', param: 'body.website' });
     });
 
     it('switching to an unrelated account is refused; other roles cannot create brands or manage keys', async () => {
