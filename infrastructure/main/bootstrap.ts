@@ -13,6 +13,7 @@ import { InProcessTransport } from '../messaging/in-process-transport';
 import { JetStreamTransport } from '../messaging/jetstream-transport';
 import { createCore, type Core } from './core';
 import { startEmbeddedAdapters, type EmbeddedAdapters } from './embedded-adapters';
+import { credentialsCipher } from './credentials-cipher';
 
 export interface Infrastructure {
   readonly config: Config;
@@ -43,7 +44,7 @@ export async function openDatabase(config: Config, logger: Logger, joinRunning =
     url = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded database (PGlite) started');
   }
-  const orm = await openOrm(url, config.databasePoolSize);
+  const orm = await openOrm(url, config.databasePoolSize, logger);
   return { orm, embedded };
 }
 
@@ -51,7 +52,7 @@ export async function openInfrastructure(options: { config?: Config; startAdapte
   const config = options.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
   const { orm, embedded } = await openDatabase(config, logger);
-  const applied = await migrate(orm);
+  const applied = await migrate(orm, { cipher: credentialsCipher(config) });
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const transport: EventTransport = config.natsUrl
     ? await JetStreamTransport.connect(

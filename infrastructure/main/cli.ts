@@ -12,6 +12,7 @@ import { UlidIdGenerator } from '../clock/ulid-id-generator';
 import { InProcessTransport } from '../messaging/in-process-transport';
 import { openDatabase } from './bootstrap';
 import { createCore, type Core } from './core';
+import { credentialsCipher } from './credentials-cipher';
 import { createOwnerFromCli } from './identity.module';
 import { resealConnectorCredentials } from './connectors.module';
 
@@ -66,7 +67,7 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
   const { orm, embedded } = await openDatabase(config, logger, true);
   try {
-    await migrate(orm);
+    await migrate(orm, { cipher: credentialsCipher(config) });
     const transport = new InProcessTransport(logger);
     const core = createCore({ config, logger, orm, transport, clock: new SystemClock(), ids: new UlidIdGenerator(), adapters: [] });
     console.log(await command(core, parseFlags(argv.slice(2))));

@@ -21,6 +21,7 @@ import type { EventTransport } from '../messaging/event-transport';
 import { OutboxRelay } from '../messaging/outbox-relay';
 import { SqlEventOutbox } from '../messaging/sql-event-outbox';
 import { ServiceRegistry } from './module';
+import { credentialsCipher } from './credentials-cipher';
 
 export interface AdapterAddress {
   readonly slug: string;
@@ -81,7 +82,8 @@ export function createCore(parts: CoreParts): Core {
     changes,
     outbox: new SqlEventOutbox(ids, clock),
     relay,
-    idempotency: new SqlIdempotencyStore(orm),
+    // Replayed answers are kept 24 h and some carry secrets: sealed with the credentials key.
+    idempotency: new SqlIdempotencyStore(orm, credentialsCipher(parts.config)),
     rateLimiter: new PostgresRateLimiter(orm),
     organizations: { repository: organizationRepository, create: new CreateOrganization(transactor, organizationRepository, ids, clock) },
     apiKeys: {

@@ -6,15 +6,19 @@
 import { MikroORM, RequestContext, TransactionContext, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
+import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import { MIGRATIONS } from './migrations';
+import { withSealingCipher } from './migrations/sealing-cipher';
 import { ENTITIES } from './entities';
+import { databaseUnavailability } from './database-unavailability';
+import type { Logger } from '../logging/logger';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
 export type Orm = MikroORM;
 
-export async function openOrm(clientUrl: string, poolSize: number): Promise<Orm> {
+export async function openOrm(clientUrl: string, poolSize: number, logger?: Logger): Promise<Orm> {
   const options: Options = {
     clientUrl,
     entities: ENTITIES,
@@ -32,13 +36,41 @@ export async function openOrm(clientUrl: string, poolSize: number): Promise<Orm>
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
+    // knex prints "Connection Error: <error>" with console.warn when it discards a broken pooled connection, and the
+    // error's message can hold the statement it was running: one line of codes-free text instead.
+    driverOptions: { log: knexLog(logger) },
   };
-  return MikroORM.init(options);
+  const orm = await MikroORM.init(options);
+  labelUnavailability(orm);
+  return orm;
 }
 
-/** Applies every pending migration; safe to run on each start and from several processes in turn. */
-export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
+/**
+ * Every error of a statement run through MikroORM passes its exception converter: a database that cannot serve us
+ * (database-unavailability.ts) is raised as a DependencyUnavailableError there, which carries no statement text.
+ */
+function labelUnavailability(orm: Orm): void {
+  const converter = orm.em.getPlatform().getExceptionConverter();
+  const convert = converter.convertException.bind(converter);
+  converter.convertException = (error) => (databaseUnavailability(error) as unknown as ReturnType<typeof convert> | null) ?? convert(error);
+}
+
+function knexLog(logger: Logger | undefined) {
+  const quiet = () => undefined;
+  const warn = (message: unknown) => {
+    const lostConnection = typeof message === 'string' && message.startsWith('Connection Error');
+    if (lostConnection) logger?.warn('a pooled database connection failed and was discarded');
+    else logger?.warn('knex warning');
+  };
+  return { warn, error: warn, deprecate: quiet, debug: quiet };
+}
+
+/**
+ * Applies every pending migration; safe to run on each start and from several processes in turn. The cipher is
+ * lent to the migrations that seal stored secrets (a database with none to seal, as in tests, needs none).
+ */
+export async function migrate(orm: Orm, options: { cipher?: CredentialCipher } = {}): Promise<string[]> {
+  const applied = await withSealingCipher(options.cipher ?? null, () => orm.getMigrator().up());
   switchOffAsyncContext();
   return applied.map((migration) => migration.name);
 }

@@ -1,6 +1,8 @@
 import type { IdempotencyBegin, IdempotencyStore, StoredResponse } from '../../edge/http/idempotency';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from '../../edge/http/idempotency';
+import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { TenantScope } from '../../domain/shared/environment';
+import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
 import type { Orm } from './orm';
 
 interface KeyRow {
@@ -15,10 +17,17 @@ interface KeyRow {
  * Idempotency keys in PostgreSQL. `begin` is one statement that either claims the key or reports what
  * holds it: a fresh key, an expired one (older than 24 h) or an abandoned in-flight one with the same
  * request (its process died) is claimed; anything else is a replay or a conflict.
+ *
+ * Answers are kept 24 hours and some carry secrets (a webhook endpoint's `whsec_` secret on create and
+ * rotate-secret), so every stored answer is sealed (AES-256-GCM, the credentials key) whatever its route: body and
+ * headers together, as one JSON string `sealed:<keyId>:<ciphertext>` in response_body, bound to the key's tenant,
+ * route and key. One seal of a few KB costs microseconds. A clear answer stored before sealing began is replayed
+ * as it is until the migration that seals them has run.
  */
 export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(
     private readonly orm: Orm,
+    private readonly cipher: CredentialCipher,
     readonly lockMs: number = IDEMPOTENCY_LOCK_MS,
   ) {}
 
@@ -45,14 +54,21 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     if (!row) return this.begin(scope, route, key, requestHash, now); // removed in between: claim again
     if (row.request_hash !== requestHash) return { kind: 'conflict', reason: 'different_request' };
     if (row.state === 'in_flight') return { kind: 'conflict', reason: 'in_flight' };
-    return { kind: 'replay', response: { status: row.response_status ?? 200, body: row.response_body, headers: row.response_headers ?? {} } };
+    return { kind: 'replay', response: this.storedResponse(scope, route, key, row) };
+  }
+
+  private storedResponse(scope: TenantScope, route: string, key: string, row: KeyRow): StoredResponse {
+    const status = row.response_status ?? 200;
+    if (!isSealedText(row.response_body)) return { status, body: row.response_body, headers: row.response_headers ?? {} };
+    const answer = JSON.parse(openSealedText(this.cipher, row.response_body, answerContext(scope, route, key))) as SealedAnswer;
+    return { status, body: answer.body, headers: answer.headers };
   }
 
   async complete(scope: TenantScope, route: string, key: string, response: StoredResponse): Promise<void> {
     await this.orm.em.fork({ useContext: false }).execute(
-      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = ?::jsonb
+      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = null
         where organization_id = ? and environment = ? and route = ? and key = ?`,
-      [response.status, JSON.stringify(response.body ?? null), JSON.stringify(response.headers), scope.organizationId, scope.environment, route, key],
+      [response.status, JSON.stringify(sealAnswer(this.cipher, scope, route, key, response)), scope.organizationId, scope.environment, route, key],
     );
   }
 
@@ -69,5 +85,20 @@ export class SqlIdempotencyStore implements IdempotencyStore {
       [scope.organizationId, scope.environment, route, key],
     );
   }
+}
 
+interface SealedAnswer {
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+}
+
+/** The associated data of a stored answer: an answer copied to another tenant's, route's or key's row does not open. */
+export function answerContext(scope: TenantScope, route: string, key: string): string {
+  return `idempotency_key:${JSON.stringify([scope.organizationId, scope.environment, route, key])}`;
+}
+
+/** What response_body holds: the answer's body and headers sealed together (the status stays readable). */
+export function sealAnswer(cipher: CredentialCipher, scope: TenantScope, route: string, key: string, response: Pick<StoredResponse, 'body' | 'headers'>): string {
+  const answer: SealedAnswer = { body: response.body ?? null, headers: response.headers ?? {} };
+  return sealText(cipher, JSON.stringify(answer), answerContext(scope, route, key));
 }

@@ -6,6 +6,8 @@ import { DomainError } from '../../domain/shared/domain-error';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { WebhookEndpoint, type WebhookEndpointState } from '../../domain/webhook/webhook-endpoint';
 import type { EndpointStatus } from '../../domain/webhook/webhook-endpoint.transitions';
+import type { CustomHeaders } from '../../domain/webhook/custom-headers';
+import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
 import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
 
 export interface EndpointRow {
@@ -31,28 +33,43 @@ export interface EndpointRow {
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
 
-const SEALED_PREFIX = 'sealed:';
-
 /**
  * Endpoint secrets must stay usable for HMAC, so they are encrypted (AES-256-GCM, the credentials key) rather
- * than hashed: `sealed:<keyId>:<ciphertext>`, bound to the endpoint id. Without a cipher they are stored as is.
+ * than hashed, bound to the endpoint id. Extra header values are sealed the same way, one by one, each bound to its
+ * endpoint and header name: receivers put credentials there (a bearer token), deliveries need them in clear, and
+ * the names stay readable. Without a cipher (tests of other rules) values are stored as is.
  */
 export class EndpointSecretSealer {
   constructor(private readonly cipher: CredentialCipher | null) {}
 
   seal(endpointId: string, secret: string | null): string | null {
     if (secret === null || this.cipher === null) return secret;
-    const sealed = this.cipher.seal(secret, `webhook_endpoint:${endpointId}`);
-    return `${SEALED_PREFIX}${sealed.keyId}:${sealed.ciphertext}`;
+    return sealText(this.cipher, secret, secretContext(endpointId));
   }
 
   open(endpointId: string, stored: string | null): string | null {
-    if (stored === null || !stored.startsWith(SEALED_PREFIX)) return stored;
-    if (this.cipher === null) throw new Error('webhook secrets are sealed but no credentials key is configured');
-    const rest = stored.slice(SEALED_PREFIX.length);
-    const colon = rest.indexOf(':');
-    return this.cipher.open({ keyId: rest.slice(0, colon), ciphertext: rest.slice(colon + 1) }, `webhook_endpoint:${endpointId}`);
+    if (stored === null || !isSealedText(stored)) return stored;
+    return openSealedText(this.cipher, stored, secretContext(endpointId));
   }
+
+  sealHeaders(endpointId: string, headers: CustomHeaders): CustomHeaders {
+    const cipher = this.cipher;
+    if (cipher === null) return headers;
+    return mapValues(headers, (name, value) => sealText(cipher, value, headerContext(endpointId, name)));
+  }
+
+  /** A value stored before sealing began (a row the migration has not reached) is read as it is. */
+  openHeaders(endpointId: string, stored: CustomHeaders): CustomHeaders {
+    return mapValues(stored, (name, value) => (isSealedText(value) ? openSealedText(this.cipher, value, headerContext(endpointId, name)) : value));
+  }
+}
+
+export const secretContext = (endpointId: string): string => `webhook_endpoint:${endpointId}`;
+/** Header names are case-insensitive (a PATCH of `x-token` replaces `X-Token`), so the context uses the lower case. */
+export const headerContext = (endpointId: string, name: string): string => `webhook_endpoint:${endpointId}:header:${name.toLowerCase()}`;
+
+function mapValues(headers: CustomHeaders, map: (name: string, value: string) => string): CustomHeaders {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, map(name, value)]));
 }
 
 const PLAIN = new EndpointSecretSealer(null);
@@ -65,7 +82,7 @@ export function endpointFromRow(row: EndpointRow, sealer: EndpointSecretSealer =
     url: row.url,
     description: row.description,
     enabledEvents: row.enabled_events,
-    customHeaders: row.custom_headers,
+    customHeaders: sealer.openHeaders(row.id, row.custom_headers),
     status: row.status,
     consecutiveFailures: Number(row.consecutive_failures),
     disabledReason: row.disabled_reason,
@@ -86,7 +103,7 @@ const COLUMNS = `id, organization_id, environment, url, description, enabled_eve
 
 function values(s: Readonly<WebhookEndpointState>, sealer: EndpointSecretSealer): unknown[] {
   return [
-    s.id, s.organizationId, s.environment, s.url, s.description, JSON.stringify(s.enabledEvents), JSON.stringify(s.customHeaders), s.status,
+    s.id, s.organizationId, s.environment, s.url, s.description, JSON.stringify(s.enabledEvents), JSON.stringify(sealer.sealHeaders(s.id, s.customHeaders)), s.status,
     s.consecutiveFailures, s.disabledReason, sealer.seal(s.id, s.secret), sealer.seal(s.id, s.previousSecret), s.previousSecretExpiresAt, s.lastSuccessAt, s.lastAttemptAt,
     s.createdAt, s.updatedAt, s.deletedAt,
   ];

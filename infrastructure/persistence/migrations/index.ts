@@ -21,6 +21,7 @@ import { Migration20261126000100PendingOperationSettlement } from './Migration20
 import { Migration20261126000200Flows } from './Migration20261126000200Flows';
 import { Migration20261127000100Recipients } from './Migration20261127000100Recipients';
 import { Migration20261127000200PaymentIdempotencyKeys } from './Migration20261127000200PaymentIdempotencyKeys';
+import { Migration20261128000100SealSecretsAtRest } from './Migration20261128000100SealSecretsAtRest';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -41,4 +42,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000200Flows', class: Migration20261126000200Flows },
   { name: 'Migration20261127000100Recipients', class: Migration20261127000100Recipients },
   { name: 'Migration20261127000200PaymentIdempotencyKeys', class: Migration20261127000200PaymentIdempotencyKeys },
+  { name: 'Migration20261128000100SealSecretsAtRest', class: Migration20261128000100SealSecretsAtRest },
 ];

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
 import { SqlIdempotencyStore } from '../../../infrastructure/persistence/sql-idempotency-store';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
@@ -6,6 +8,7 @@ import { createTestDatabase } from '../../support/test-infrastructure';
 describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
   let orm: Orm;
   const scope = { organizationId: 'org_idem', environment: 'sandbox' as const };
+  const cipher = new AesGcmCredentialCipher([randomBytes(32)]);
   const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0) + ms);
 
   before(async () => {
@@ -17,7 +20,7 @@ describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
   });
 
   it('an in-flight key whose lock ran out is taken over by the same request; a renewed one is not', async () => {
-    const store = new SqlIdempotencyStore(orm, 1_000);
+    const store = new SqlIdempotencyStore(orm, cipher, 1_000);
     expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(0))).to.deep.equal({ kind: 'started' });
     expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(500))).to.deep.equal({ kind: 'conflict', reason: 'in_flight' });
     expect(await store.begin(scope, 'POST /v1/payments', 'stale', 'h1', at(1_500)), 'abandoned: its process died').to.deep.equal({ kind: 'started' });
@@ -29,7 +32,7 @@ describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
   });
 
   it('a completed key is not renewed back into flight', async () => {
-    const store = new SqlIdempotencyStore(orm, 1_000);
+    const store = new SqlIdempotencyStore(orm, cipher, 1_000);
     await store.begin(scope, 'POST /v1/payments', 'done', 'h1', at(0));
     await store.complete(scope, 'POST /v1/payments', 'done', { status: 201, body: { id: 'pay_1' }, headers: {} });
     await store.renew(scope, 'POST /v1/payments', 'done', at(10));
