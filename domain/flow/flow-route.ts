@@ -50,7 +50,8 @@ export interface FlowRoutingInput {
   readonly random: () => number;
 }
 
-function ordered(node: FlowNode, listed: RoutableAccount[], random: () => number): RoutableAccount[] {
+/** A route node's order: priority as listed, lowest cost, or a weighted draw without replacement. */
+export function orderRouteAccounts(node: FlowNode, listed: RoutableAccount[], random: () => number): RoutableAccount[] {
   const strategy = node.data.strategy;
   if (strategy === 'lowest_cost') return rankByCost(listed);
   if (strategy !== 'weighted') return listed;
@@ -108,7 +109,7 @@ export function flowRouting(input: FlowRoutingInput): FlowRoutingDecision {
         const ids = node.type === 'acquirer' ? [String(node.data.connectorAccountId)] : (node.data.connectorAccountIds as string[]);
         named += ids.length;
         const usable = ids.map((id) => byId.get(id)).filter((a): a is RoutableAccount => !!a && a.enabled && a.capabilities.includes(payment.methodType));
-        const fresh = ordered(node, usable, input.random).filter((a) => !listed.has(a.id));
+        const fresh = orderRouteAccounts(node, usable, input.random).filter((a) => !listed.has(a.id));
         for (const a of fresh) listed.add(a.id);
         candidates.push(...fresh);
         const approved = ports?.get('approved');

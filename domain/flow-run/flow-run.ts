@@ -1,0 +1,96 @@
+/**
+ * One payment's run through a flow graph: where it stands, each step it took (node, exit, timings), what it waits
+ * for, and how it ended. Direct routing runs as a built-in graph (direct-graph.ts), so every payment has a run.
+ * The run's lifecycle is a transition table; what happens at each node is decided by the pure step function
+ * (flow-step.ts), which takes the graph, the run and an input and returns the next action.
+ */
+import { transition, type TransitionTable } from '../shared/state-machine';
+import type { FactValue } from '../flow/flow-rules';
+import type { FlowNodeType } from '../flow/flow-graph';
+
+/** running: the executor advances it now; waiting: it needs an input; ended: approved, declined, failed or canceled. */
+export type FlowRunStatus = 'running' | 'waiting' | 'ended';
+export type FlowRunTrigger = 'wait' | 'resume' | 'end';
+
+export const FLOW_RUN_TRANSITIONS = {
+  running: { wait: 'waiting', end: 'ended' },
+  // A wait can also end the run without resuming it: a checkout that expires, a charge the bank lets lapse.
+  waiting: { resume: 'running', end: 'ended' },
+  ended: {},
+} as const satisfies TransitionTable<FlowRunStatus, FlowRunTrigger>;
+
+/**
+ * What a waiting run needs before it can go on. Each kind has one way in (the resume use case) and a deadline
+ * or a recovery rule of its own: an acquirer outcome left unanswered is queried by its attempt id, a timer fires
+ * when due, a 3DS result, review decision or bank notice that never comes expires at `expiresAt`.
+ */
+export type FlowWait =
+  | { readonly kind: 'acquirer_outcome'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string; readonly since: string }
+  | { readonly kind: 'three_ds_result'; readonly nodeId: string; readonly since: string; readonly expiresAt: string | null }
+  | { readonly kind: 'review_decision'; readonly nodeId: string; readonly since: string }
+  | { readonly kind: 'bank_notice'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string; readonly since: string; readonly expiresAt: string | null }
+  | { readonly kind: 'timer'; readonly nodeId: string; readonly since: string; readonly dueAt: string };
+
+export type FlowWaitKind = FlowWait['kind'];
+
+/** One node the run went through and the exit it left by (null: a terminal, or a node the run is still at). */
+export interface FlowRunStep {
+  readonly nodeId: string;
+  readonly type: FlowNodeType;
+  readonly exit: string | null;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  /** The account called at an acquirer or route node, and the attempt (its idempotency key). */
+  readonly accountId?: string;
+  readonly attemptId?: string;
+  /** Why the node left by the exit it did, when the exit alone does not say (no usable account, a failure). */
+  readonly note?: string;
+}
+
+/** How a run ended; `reason` is the payment's routing stop reason. */
+export interface FlowRunOutcome {
+  readonly result: 'approved' | 'declined' | 'failed' | 'canceled';
+  readonly reason: string;
+  readonly message: string;
+  readonly nodeId: string | null;
+}
+
+/** The account that authorized the payment within the run, if any: an approve terminal needs one. */
+export interface FlowRunAuthorization {
+  readonly accountId: string;
+  readonly attemptId: string;
+}
+
+/** Where a route (or acquirer) node stands in its own fallback list. */
+export interface FlowRunRouteCursor {
+  readonly nodeId: string;
+  readonly candidates: readonly string[];
+  readonly next: number;
+}
+
+export interface FlowRunState {
+  /** null: direct routing's built-in graph. */
+  readonly flow: { readonly flowId: string; readonly name: string; readonly version: number } | null;
+  readonly status: FlowRunStatus;
+  /** The node the run is at; null before the start and after the end. */
+  readonly cursor: string | null;
+  readonly route: FlowRunRouteCursor | null;
+  /** Every account called so far: a later node does not call one again. */
+  readonly tried: readonly string[];
+  readonly variables: Readonly<Record<string, FactValue>>;
+  readonly steps: readonly FlowRunStep[];
+  readonly waitingFor: FlowWait | null;
+  readonly authorization: FlowRunAuthorization | null;
+  readonly outcome: FlowRunOutcome | null;
+  /** Why the last acquirer or route node found no account to call, for the outcome when none ever was. */
+  readonly unroutable: { readonly reason: string; readonly message: string } | null;
+}
+
+export function newFlowRun(flow: FlowRunState['flow']): FlowRunState {
+  return { flow, status: 'running', cursor: null, route: null, tried: [], variables: {}, steps: [], waitingFor: null, authorization: null, outcome: null, unroutable: null };
+}
+
+/** The run's next lifecycle state, or an invalid_state error naming the illegal pair. */
+export function nextRunStatus(run: Pick<FlowRunState, 'status'>, trigger: FlowRunTrigger): FlowRunStatus {
+  return transition('flow run', FLOW_RUN_TRANSITIONS, run.status, trigger);
+}

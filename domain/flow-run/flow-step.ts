@@ -1,0 +1,357 @@
+/**
+ * The step function of a flow run: given the graph, the run and one input, it walks the graph as far as it can
+ * without the outside world and returns the run as it now stands with the one action the executor must take:
+ * call an acquirer account (with a fresh attempt id, saved before the call), wait for an input, or end.
+ * Conditions, switches and variables are decided here; every other input (an acquirer's answer, a 3DS result, a
+ * review decision, a bank notice, a timer) re-enters through the same function, so a run can pause at any
+ * node and resume later, in another process, from what was saved. Pure: the caller passes time and ids.
+ */
+import { DomainError } from '../shared/domain-error';
+import { indexGraph, type FlowGraph, type FlowNode, type IndexedGraph } from '../flow/flow-graph';
+import { conditionRules, evaluateRule, type FactValue, type FlowPaymentFacts, type FlowRule } from '../flow/flow-rules';
+import type { RoutableAccount, RoutingPaymentProjection } from '../payment/routing/direct-routing';
+import { orderRouteAccounts } from '../flow/flow-route';
+import { nextRunStatus, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
+
+export interface FlowStepContext {
+  readonly graph: FlowGraph | IndexedGraph;
+  readonly payment: RoutingPaymentProjection;
+  readonly facts: FlowPaymentFacts;
+  /** The environment's acquirer accounts, enabled or not. */
+  readonly accounts: readonly RoutableAccount[];
+  /** A number in [0, 1), for weighted routes. */
+  readonly random: () => number;
+  readonly newAttemptId: () => string;
+  readonly now: Date;
+  /** How long the buyer has to authenticate at a three_ds node; null: no deadline of the run's own. */
+  readonly threeDsTimeoutSeconds?: number | null;
+}
+
+/** The outcome of one acquirer call, as the pipeline classified it. */
+export type AcquirerCallOutcome = 'approved' | 'declined' | 'technical_failure' | 'authentication_required' | 'pending_payment';
+
+export type FlowRunInput =
+  | { readonly kind: 'start' }
+  | { readonly kind: 'acquirer_outcome'; readonly attemptId: string; readonly outcome: AcquirerCallOutcome; readonly message?: string }
+  | { readonly kind: 'three_ds_result'; readonly result: 'authenticated' | 'failed' | 'unavailable' }
+  | { readonly kind: 'review_decision'; readonly decision: 'approved' | 'declined' }
+  | { readonly kind: 'bank_notice'; readonly status: 'paid' | 'expired' }
+  | { readonly kind: 'timer_fired' }
+  /** The wait's deadline passed without its input. */
+  | { readonly kind: 'expired' };
+
+export type FlowAction =
+  | { readonly kind: 'call_acquirer'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string }
+  | { readonly kind: 'wait'; readonly wait: FlowWait }
+  | { readonly kind: 'end'; readonly outcome: FlowRunOutcome };
+
+export interface FlowStepResult {
+  readonly run: FlowRunState;
+  readonly action: FlowAction;
+}
+
+/** Which input each wait takes besides `expired`. */
+const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
+  acquirer_outcome: 'acquirer_outcome',
+  three_ds_result: 'three_ds_result',
+  review_decision: 'review_decision',
+  bank_notice: 'bank_notice',
+  timer: 'timer_fired',
+};
+
+/** Node types the executor runs today; publishing refuses the others until they are built. */
+export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'approve', 'decline'] as const;
+
+export function stepFlowRun(context: FlowStepContext, run: FlowRunState, input: FlowRunInput): FlowStepResult {
+  const walker = new RunWalker(context, run);
+  return walker.apply(input);
+}
+
+/** A mutable copy of the run for one step; the result is a new frozen-by-convention state. */
+class RunWalker {
+  private readonly index: IndexedGraph;
+  private status: FlowRunState['status'];
+  private cursor: string | null;
+  private route: FlowRunState['route'];
+  private readonly tried: string[];
+  private readonly variables: Record<string, FactValue>;
+  private readonly steps: FlowRunStep[];
+  private waitingFor: FlowWait | null;
+  private authorization: FlowRunState['authorization'];
+  private outcome: FlowRunOutcome | null;
+  private unroutable: FlowRunState['unroutable'];
+  private readonly at: string;
+
+  constructor(private readonly context: FlowStepContext, private readonly run: FlowRunState) {
+    this.index = 'next' in context.graph ? context.graph : indexGraph(context.graph);
+    this.status = run.status;
+    this.cursor = run.cursor;
+    this.route = run.route;
+    this.tried = [...run.tried];
+    this.variables = { ...run.variables };
+    this.steps = [...run.steps];
+    this.waitingFor = run.waitingFor;
+    this.authorization = run.authorization;
+    this.outcome = run.outcome;
+    this.unroutable = run.unroutable;
+    this.at = context.now.toISOString();
+  }
+
+  apply(input: FlowRunInput): FlowStepResult {
+    if (this.status === 'ended') throw new DomainError('invalid_state', 'The flow run has ended; it takes no more input.');
+    if (input.kind === 'start') {
+      if (this.status !== 'running' || this.cursor !== null || this.steps.length > 0) {
+        throw new DomainError('invalid_state', 'The flow run has already started.');
+      }
+      const trigger = [...this.index.nodes.values()].find((node) => node.type === 'trigger');
+      if (!trigger) return this.end({ result: 'failed', reason: 'flow_incomplete', message: 'The flow has no trigger node.', nodeId: null });
+      return this.walk(trigger);
+    }
+    const wait = this.waitingFor;
+    if (this.status !== 'waiting' || !wait) throw new DomainError('invalid_state', `The flow run is not waiting for anything; ${input.kind} cannot resume it.`);
+    if (input.kind !== 'expired' && INPUT_OF_WAIT[wait.kind] !== input.kind) {
+      throw new DomainError('invalid_state', `The flow run waits for ${wait.kind} at node ${wait.nodeId}, not for ${input.kind}.`);
+    }
+    const node = this.node(wait.nodeId);
+    if (input.kind === 'expired') return this.expire(wait, node);
+    this.status = nextRunStatus({ status: this.status }, 'resume');
+    this.waitingFor = null;
+    switch (input.kind) {
+      case 'acquirer_outcome':
+        return this.acquirerAnswered(wait, node, input);
+      case 'three_ds_result':
+        return this.leave(node, input.result, wait.since);
+      case 'review_decision':
+        return this.leave(node, input.decision, wait.since);
+      case 'timer_fired':
+        return this.leave(node, 'next', wait.since);
+      case 'bank_notice':
+        if (wait.kind !== 'bank_notice') throw new Error('unreachable: bank notice without its wait');
+        if (input.status === 'expired') return this.expire(wait, node);
+        this.authorization = { accountId: wait.accountId, attemptId: wait.attemptId };
+        return this.leaveRouting(node, 'approved', wait.since, { accountId: wait.accountId, attemptId: wait.attemptId });
+    }
+  }
+
+  /** Walks from `start` through every node decided without the outside world. */
+  private walk(start: FlowNode): FlowStepResult {
+    let node: FlowNode = start;
+    // A published graph has no loops; the bound only guards against a stored one that does.
+    for (let guard = 0; guard <= this.index.nodes.size + 1; guard++) {
+      this.cursor = node.id;
+      let exit: string;
+      switch (node.type) {
+        case 'trigger':
+          exit = 'next';
+          break;
+        case 'condition': {
+          const { rules, match } = conditionRules(node.data);
+          const results = (rules as FlowRule[]).map((rule) => evaluateRule(rule, this.context.facts, this.variableMap()));
+          exit = (match === 'any' ? results.some(Boolean) : results.every(Boolean)) ? 'true' : 'false';
+          break;
+        }
+        case 'switch': {
+          const cases = (node.data.cases ?? []) as Array<{ value: unknown }>;
+          const hit = cases.findIndex((c) => evaluateRule({ field: String(node.data.field), operator: 'eq', value: c.value }, this.context.facts, this.variableMap()));
+          exit = hit >= 0 ? `case_${hit + 1}` : 'default';
+          break;
+        }
+        case 'set_variable':
+          this.variables[String(node.data.name)] = node.data.value as FactValue;
+          exit = 'next';
+          break;
+        case 'acquirer':
+        case 'route':
+          return this.enterRouting(node);
+        case 'three_ds': {
+          const timeout = this.context.threeDsTimeoutSeconds ?? null;
+          const expiresAt = timeout === null ? null : new Date(this.context.now.getTime() + timeout * 1000).toISOString();
+          return this.wait({ kind: 'three_ds_result', nodeId: node.id, since: this.at, expiresAt });
+        }
+        case 'review':
+          return this.wait({ kind: 'review_decision', nodeId: node.id, since: this.at });
+        case 'delay': {
+          const seconds = Number(node.data.seconds ?? 0);
+          return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: new Date(this.context.now.getTime() + Math.max(0, seconds) * 1000).toISOString() });
+        }
+        case 'approve':
+          this.record(node, null, this.at);
+          return this.authorization
+            ? this.end({ result: 'approved', reason: 'approved', message: `The flow approved the payment at node ${node.id}.`, nodeId: node.id })
+            : this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow reaches approve node ${node.id} without an authorization.`, nodeId: node.id });
+        case 'decline':
+          this.record(node, null, this.at);
+          return this.end(this.declineOutcome(node));
+        default:
+          return this.end({ result: 'failed', reason: 'node_not_supported', message: `Node ${node.id} (${node.type}) cannot run in this version.`, nodeId: node.id });
+      }
+      this.record(node, exit, this.at);
+      const next = this.index.next.get(node.id)?.get(exit);
+      if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
+      node = next;
+    }
+    return this.end({ result: 'failed', reason: 'flow_incomplete', message: 'The flow loops without reaching an end.', nodeId: this.cursor });
+  }
+
+  /** An acquirer or route node: its usable accounts, in its order, without those called already. */
+  private enterRouting(node: FlowNode): FlowStepResult {
+    const ids = node.type === 'acquirer' ? [String(node.data.connectorAccountId)] : ((node.data.connectorAccountIds as string[] | undefined) ?? []);
+    const byId = new Map(this.context.accounts.map((a) => [a.id, a]));
+    const { payment } = this.context;
+    let usable = ids
+      .map((id) => byId.get(id))
+      .filter((a): a is RoutableAccount => !!a && a.enabled && a.capabilities.includes(payment.methodType) && !this.tried.includes(a.id));
+    usable = orderRouteAccounts(node, usable, this.context.random);
+    if (payment.pinnedConnectorAccountId) {
+      usable = usable.filter((a) => a.id === payment.pinnedConnectorAccountId);
+      if (!usable.length) return this.unroutableAt(node, 'pinned_account_unavailable', `The flow does not route to connector account ${payment.pinnedConnectorAccountId}, which the card names.`);
+    }
+    if (!usable.length) return this.unroutableAt(node, 'no_account_available', `No connector account of node ${node.id} is enabled for ${payment.methodType}.`);
+    if (payment.hasSplits) {
+      usable = usable.filter((a) => a.capabilities.includes('split'));
+      if (!usable.length) return this.unroutableAt(node, 'split_not_supported', 'No connector account of the flow can execute a split payment.');
+    }
+    this.route = { nodeId: node.id, candidates: usable.map((a) => a.id), next: 0 };
+    return this.callNext(node);
+  }
+
+  private unroutableAt(node: FlowNode, reason: string, message: string): FlowStepResult {
+    this.unroutable = { reason, message };
+    return this.leaveRouting(node, 'error', this.at, { note: message });
+  }
+
+  private callNext(node: FlowNode): FlowStepResult {
+    const route = this.route!;
+    const accountId = route.candidates[route.next]!;
+    this.route = { ...route, next: route.next + 1 };
+    this.tried.push(accountId);
+    const attemptId = this.context.newAttemptId();
+    const result = this.wait({ kind: 'acquirer_outcome', nodeId: node.id, accountId, attemptId, since: this.at });
+    return { run: result.run, action: { kind: 'call_acquirer', nodeId: node.id, accountId, attemptId } };
+  }
+
+  private acquirerAnswered(wait: FlowWait, node: FlowNode, input: Extract<FlowRunInput, { kind: 'acquirer_outcome' }>): FlowStepResult {
+    if (wait.kind !== 'acquirer_outcome') throw new Error('unreachable: acquirer outcome without its wait');
+    if (input.attemptId !== wait.attemptId) {
+      throw new DomainError('invalid_state', `The flow run waits for attempt ${wait.attemptId}, not ${input.attemptId}.`);
+    }
+    const call = { accountId: wait.accountId, attemptId: wait.attemptId };
+    switch (input.outcome) {
+      case 'approved':
+        this.authorization = call;
+        return this.leaveRouting(node, 'approved', wait.since, call);
+      case 'declined':
+        return this.leaveRouting(node, 'declined', wait.since, call);
+      case 'pending_payment':
+        // Pix and boleto: the charge is issued; the bank's confirmation is the answer the node waits for.
+        this.steps.push({ nodeId: node.id, type: node.type, exit: null, startedAt: wait.since, endedAt: this.at, ...call, note: 'charge issued; waiting for the bank' });
+        return this.wait({ kind: 'bank_notice', nodeId: node.id, accountId: wait.accountId, attemptId: wait.attemptId, since: this.at, expiresAt: null });
+      case 'authentication_required':
+        this.steps.push({ nodeId: node.id, type: node.type, exit: 'declined', startedAt: wait.since, endedAt: this.at, ...call, note: 'the issuer requires 3DS authentication' });
+        return this.end({
+          result: 'failed',
+          reason: 'authentication_required',
+          message: 'The issuer requires 3DS authentication; publish a flow with a three_ds node to charge this card.',
+          nodeId: node.id,
+        });
+      case 'technical_failure': {
+        const route = this.route;
+        const more = route && route.nodeId === node.id && route.next < route.candidates.length;
+        if (more) {
+          this.steps.push({ nodeId: node.id, type: node.type, exit: 'error', startedAt: wait.since, endedAt: this.at, ...call, note: `${input.message ?? 'technical failure'}; fell back to the next account` });
+          return this.callNext(node);
+        }
+        return this.leaveRouting(node, 'error', wait.since, { ...call, note: input.message ?? 'technical failure' });
+      }
+    }
+  }
+
+  /**
+   * Leaves an acquirer or route node. An unwired exit ends the run as the exit implies (approved: approved,
+   * declined: declined, error: the end of the fallback list), as a flow that wires it to a terminal would.
+   */
+  private leaveRouting(node: FlowNode, exit: 'approved' | 'declined' | 'error', since: string, detail: Partial<Pick<FlowRunStep, 'accountId' | 'attemptId' | 'note'>>): FlowStepResult {
+    this.route = null;
+    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
+    const next = this.index.next.get(node.id)?.get(exit);
+    if (next) return this.walk(next);
+    if (exit === 'approved') return this.end({ result: 'approved', reason: 'approved', message: `Node ${node.id} approved the payment.`, nodeId: node.id });
+    return this.end(this.declineOutcome(node));
+  }
+
+  /** Leaves a node that waited (3DS, review, timer) by `exit`. */
+  private leave(node: FlowNode, exit: string, since: string): FlowStepResult {
+    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at });
+    const next = this.index.next.get(node.id)?.get(exit);
+    if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
+    return this.walk(next);
+  }
+
+  private expire(wait: FlowWait, node: FlowNode): FlowStepResult {
+    this.waitingFor = null;
+    this.steps.push({ nodeId: node.id, type: node.type, exit: null, startedAt: wait.since, endedAt: this.at, note: `${wait.kind} expired` });
+    if (wait.kind === 'bank_notice') return this.end({ result: 'canceled', reason: 'expired', message: 'The charge expired without payment.', nodeId: node.id });
+    if (wait.kind === 'three_ds_result') return this.end({ result: 'failed', reason: 'authentication_expired', message: 'The buyer did not authenticate in time.', nodeId: node.id });
+    throw new DomainError('invalid_state', `A ${wait.kind} wait has no deadline to pass.`);
+  }
+
+  /**
+   * How a run that reaches a decline (or runs out of accounts) ends: an issuer's decline is declined; running out
+   * of accounts after calling some is all_accounts_failed; without calling any, why none could be called; a
+   * decline reached by the flow's own rules is declined_by_flow.
+   */
+  private declineOutcome(node: FlowNode): FlowRunOutcome {
+    const last = [...this.steps].reverse().find((s) => s.type === 'acquirer' || s.type === 'route');
+    if (last?.exit === 'declined') return { result: 'declined', reason: 'issuer_declined', message: 'The issuer declined the payment.', nodeId: node.id };
+    const calledAny = this.steps.some((s) => s.attemptId !== undefined);
+    if (last?.exit === 'error' && calledAny) return { result: 'failed', reason: 'all_accounts_failed', message: last.note ?? 'No connector account could process the payment.', nodeId: node.id };
+    if (last?.exit === 'error' && this.unroutable) return { result: 'failed', reason: this.unroutable.reason, message: this.unroutable.message, nodeId: node.id };
+    return { result: 'failed', reason: 'declined_by_flow', message: `The flow declined the payment at node ${node.id}.`, nodeId: node.id };
+  }
+
+  private wait(wait: FlowWait): FlowStepResult {
+    this.status = nextRunStatus({ status: this.status }, 'wait');
+    this.waitingFor = wait;
+    this.cursor = wait.nodeId;
+    return { run: this.snapshot(), action: { kind: 'wait', wait } };
+  }
+
+  private end(outcome: FlowRunOutcome): FlowStepResult {
+    this.status = nextRunStatus({ status: this.status }, 'end');
+    this.waitingFor = null;
+    this.route = null;
+    this.cursor = null;
+    this.outcome = outcome;
+    return { run: this.snapshot(), action: { kind: 'end', outcome } };
+  }
+
+  private record(node: FlowNode, exit: string | null, since: string): void {
+    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at });
+  }
+
+  private node(id: string): FlowNode {
+    const node = this.index.nodes.get(id);
+    if (!node) throw new DomainError('invalid_state', `The flow run stands at node ${id}, which its graph does not have.`);
+    return node;
+  }
+
+  private variableMap(): Map<string, FactValue> {
+    return new Map(Object.entries(this.variables));
+  }
+
+  private snapshot(): FlowRunState {
+    return {
+      flow: this.run.flow,
+      status: this.status,
+      cursor: this.cursor,
+      route: this.route,
+      tried: this.tried,
+      variables: this.variables,
+      steps: this.steps,
+      waitingFor: this.waitingFor,
+      authorization: this.authorization,
+      outcome: this.outcome,
+      unroutable: this.unroutable,
+    };
+  }
+}
