@@ -13,6 +13,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connect } from 'nats';
+import { runningEmbeddedDatabaseUrl } from '../infrastructure/persistence/embedded-database';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
@@ -319,11 +320,12 @@ async function analyze(env: Record<string, string>): Promise<void> {
   }
 }
 
-/** The service's database: PostgreSQL's URL, or in embedded mode the PGlite server it opened on loopback. */
+/** The service's database: PostgreSQL's URL, or in embedded mode the PGlite server on its data directory's socket. */
 function serviceDatabaseUrl(env: Record<string, string>): string {
   if (env.DATABASE_URL) return env.DATABASE_URL;
-  const port = fs.readFileSync(path.join(env.DATA_DIR!, 'pglite.port'), 'utf8').trim();
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const url = runningEmbeddedDatabaseUrl(env.DATA_DIR!);
+  if (!url) throw new Error(`no embedded database is serving ${env.DATA_DIR}`);
+  return url;
 }
 
 /**
