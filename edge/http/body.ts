@@ -5,6 +5,12 @@ import { HttpError } from './errors';
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** JSON nested deeper than this is refused: no legitimate request comes close, and validators recurse. */
 export const MAX_JSON_DEPTH = 32;
+/**
+ * The media types a request body may be declared as (matched by Koa's `ctx.is`, parameters such as charset aside):
+ * JSON, and the structured-syntax `+json` types (`application/merge-patch+json`). Anything else is 415: a form or
+ * text body is not read as JSON on a guess, so what a client meant is never silently misread.
+ */
+export const JSON_BODY_TYPES = ['application/json', '+json'];
 
 export async function readRawBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(request.headers['content-length']);
