@@ -13,6 +13,7 @@ import {
   type DescribeResponse,
   type VerifyCredentialsResponse,
 } from './generated/connector/v1/connector';
+import { deadlineMetadata } from './call-deadline';
 import { callUnary } from './grpc-client';
 import { classifyGrpcError, isServiceError } from './grpc-errors';
 
@@ -78,7 +79,10 @@ export function toConnectorFailure(error: unknown, slug: string | undefined, rpc
   );
 }
 
-/** One unary call with the gateway's deadline, failures translated to ConnectorFailure. */
+/**
+ * One unary call with the gateway's deadline, failures translated to ConnectorFailure. The deadline also travels
+ * as an absolute time (`connector-deadline-at`), so an adapter that reads the call late (frozen) executes nothing.
+ */
 export async function connectorCall<Req, Res>(
   client: Client,
   method: Parameters<typeof callUnary<Req, Res>>[1],
@@ -88,7 +92,7 @@ export async function connectorCall<Req, Res>(
   rpc: string,
 ): Promise<Res> {
   try {
-    return await callUnary(client, method, request, deadlineMs);
+    return await callUnary(client, method, request, deadlineMs, deadlineMetadata(new Date(Date.now() + deadlineMs)));
   } catch (error) {
     throw toConnectorFailure(error, slug, rpc);
   }

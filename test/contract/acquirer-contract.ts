@@ -1,9 +1,14 @@
 import chai, { expect } from 'chai';
 import chaiAsPromised from 'chai-as-promised';
 import { randomUUID } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
 import type { AcquirerGateway, AuthorizeOutput, PaymentSource } from '../../domain/ports/acquirer-gateway';
 import type { ConnectorCredentials } from '../../domain/ports/connector-description';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
+import { deadlineMetadata } from '../../infrastructure/grpc/call-deadline';
+import { AcquirerConnectorClient, AuthorizeRequest, CaptureRequest } from '../../infrastructure/grpc/generated/connector/v1/connector';
+import { callUnary, createGrpcClient } from '../../infrastructure/grpc/grpc-client';
+import { toProtoCredentials } from '../../infrastructure/grpc/grpc-connector.mapping';
 
 /**
  * The contract every acquirer adapter must pass, one `describe` per RPC, run through the core's AcquirerGateway
@@ -12,6 +17,8 @@ import { ConnectorFailure } from '../../domain/shared/connector-failure';
  */
 export interface AcquirerContractFixture {
   readonly gateway: AcquirerGateway;
+  /** The adapter's gRPC address, for calls the core's gateway never makes (one already past its deadline). */
+  readonly address: string;
   readonly credentials: ConnectorCredentials;
   readonly invalidCredentials: ConnectorCredentials;
   readonly unreachableCredentials: ConnectorCredentials;
@@ -232,6 +239,55 @@ export function runAcquirerContract(adapterName: string, setup: () => Promise<Ac
         expect(await f.gateway.refund(input)).to.deep.equal(first);
         const rest = await f.gateway.refund({ ...input, idempotencyKey: key(), amount: 300 });
         expect(rest).to.include({ status: 'approved', amount: 300 });
+      });
+    });
+
+    describe('Deadline', () => {
+      // How a call looks to an adapter that was frozen (SIGSTOP, a long pause) between the core's send and its read:
+      // gRPC's own timeout (grpc-timeout) restarts when the call is read, while the absolute deadline the core sends
+      // (connector-deadline-at) has passed. The core has fallen back to another account by then: the adapter must
+      // execute nothing and answer DEADLINE_EXCEEDED.
+      let client: AcquirerConnectorClient;
+      before(() => {
+        client = createGrpcClient(AcquirerConnectorClient, f.address);
+      });
+      after(() => client?.close());
+      const lateCall = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req) =>
+        callUnary(client, method, request, 5_000, deadlineMetadata(new Date(Date.now() - 1_000))).then(
+          () => expect.fail('a call past its deadline was executed and answered'),
+          (e: { code?: number }) => e,
+        );
+
+      it('executes nothing for an Authorize read past its deadline: the attempt is not found, a re-send with its key acts once', async () => {
+        const idempotencyKey = key();
+        const late = AuthorizeRequest.fromPartial({
+          credentials: toProtoCredentials(f.credentials),
+          idempotencyKey,
+          paymentId: `pay_${randomUUID()}`,
+          source: { $case: 'card', card: { token: f.tokens.approved, brand: 'visa', last4: '1111', expMonth: 12, expYear: 2030 } },
+          amount: 1000,
+          currency: 'BRL',
+          capture: true,
+        });
+        expect((await lateCall(client.authorize, late)).code).to.equal(status.DEADLINE_EXCEEDED);
+        expect((await f.gateway.queryCharge({ credentials: f.credentials, idempotencyKey })).status).to.equal('not_found');
+        // The refusal was not an answer: the core's reconciliation re-sends the key and the acquirer acts now, once.
+        const resent = approvedOrFail(await authorize(f.tokens.approved, 1000, true, idempotencyKey));
+        expect(resent.capturedAmount).to.equal(1000);
+        expect((await f.gateway.queryCharge({ credentials: f.credentials, idempotencyKey })).status).to.equal('captured');
+      });
+
+      it('executes nothing for a Capture read past its deadline: the authorization stays uncaptured', async () => {
+        const idempotencyKey = key();
+        const auth = approvedOrFail(await authorize(f.tokens.approved, 1000, false, idempotencyKey));
+        const late = CaptureRequest.fromPartial({
+          credentials: toProtoCredentials(f.credentials),
+          idempotencyKey: key(),
+          acquirerPaymentId: auth.references.acquirerPaymentId,
+          amount: 1000,
+        });
+        expect((await lateCall(client.capture, late)).code).to.equal(status.DEADLINE_EXCEEDED);
+        expect(await f.gateway.queryCharge({ credentials: f.credentials, idempotencyKey })).to.include({ status: 'authorized', paidAmount: 0 });
       });
     });
 

@@ -13,6 +13,7 @@ runAcquirerContract('sandbox (real gRPC on loopback)', async () => {
   const gateway = new GrpcAcquirerGateway(server.address, { deadlineMs: 400, slug: 'sandbox' });
   return {
     gateway,
+    address: server.address,
     credentials,
     invalidCredentials: { values: { merchantId: 'merchant_contract', apiKey: 'invalid' }, config: {} },
     unreachableCredentials: { values: { merchantId: 'merchant_contract', apiKey: 'unreachable' }, config: {} },

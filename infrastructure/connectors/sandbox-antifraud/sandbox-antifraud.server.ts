@@ -6,6 +6,7 @@ import {
   type AntifraudConnectorServer,
 } from '../../grpc/generated/antifraud/v1/antifraud';
 import { VerifyCredentialsResponse_Result, type Credentials } from '../../grpc/generated/connector/v1/connector';
+import { assertWithinDeadline } from '../../grpc/call-deadline';
 import { grpcError } from '../../grpc/grpc-errors';
 import { startGrpcServer, unaryHandler } from '../../grpc/grpc-server';
 import { sandboxId } from '../sandbox/sandbox-ledger';
@@ -94,7 +95,10 @@ export function sandboxAntifraudService(): AntifraudConnectorServer {
       }
     }),
 
-    analyze: unaryHandler(async (request) => {
+    // An analysis is recorded under its key (a repetition gets the same verdict): a call the core gave up on records
+    // nothing (infrastructure/grpc/call-deadline.ts).
+    analyze: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchantId = authenticate(request.credentials);
       const key = `${merchantId}\u0000${request.idempotencyKey}`;
       const known = request.idempotencyKey ? answers.get(key) : undefined;

@@ -26,6 +26,7 @@ import {
   ReportFraudDecisionRequest_Decision,
 } from '../../grpc/generated/core/v1/core';
 import { callUnary, createGrpcClient } from '../../grpc/grpc-client';
+import { assertWithinDeadline } from '../../grpc/call-deadline';
 import { grpcError } from '../../grpc/grpc-errors';
 import { startGrpcServer, unaryHandler } from '../../grpc/grpc-server';
 import {
@@ -222,38 +223,52 @@ export class SandboxAcquirer {
       }
     }),
 
+    // Every handler with an effect checks the call's deadline first and again right before the ledger records the
+    // effect (infrastructure/grpc/call-deadline.ts): a call the core gave up on executes nothing. A failed check is
+    // not an answer, so the ledger forgets it and a re-send with the same key acts once.
     authorize: unaryHandler(async (request: AuthorizeRequest, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
       const token = tokenOf(request.source);
       if (request.amount <= 0) throw grpcError(status.INVALID_ARGUMENT, 'amount must be positive');
       const scenario = scenarioForToken(token);
       if (scenario.kind === 'timeout') return this.sleepPastDeadline(call);
       this.failTechnically(scenario);
-      return this.ledger.once('Authorize', merchant.merchantId, request.idempotencyKey, () => this.authorize(merchant, request, scenario));
+      return this.ledger.once('Authorize', merchant.merchantId, request.idempotencyKey, () => {
+        assertWithinDeadline(call);
+        return this.authorize(merchant, request, scenario);
+      });
     }),
 
-    capture: unaryHandler(async (request) => {
+    capture: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
-      return this.ledger.once('Capture', merchant.merchantId, request.idempotencyKey, () =>
-        this.ledger.capture(merchant.merchantId, request.acquirerPaymentId, request.amount),
-      );
+      return this.ledger.once('Capture', merchant.merchantId, request.idempotencyKey, () => {
+        assertWithinDeadline(call);
+        return this.ledger.capture(merchant.merchantId, request.acquirerPaymentId, request.amount);
+      });
     }),
 
-    void: unaryHandler(async (request) => {
+    void: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
-      return this.ledger.once('Void', merchant.merchantId, request.idempotencyKey, () =>
-        this.ledger.void(merchant.merchantId, request.acquirerPaymentId, request.amount),
-      );
+      return this.ledger.once('Void', merchant.merchantId, request.idempotencyKey, () => {
+        assertWithinDeadline(call);
+        return this.ledger.void(merchant.merchantId, request.acquirerPaymentId, request.amount);
+      });
     }),
 
-    refund: unaryHandler(async (request) => {
+    refund: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
-      return this.ledger.once('Refund', merchant.merchantId, request.idempotencyKey, () =>
-        this.ledger.refund(merchant.merchantId, request.acquirerPaymentId, request.amount),
-      );
+      return this.ledger.once('Refund', merchant.merchantId, request.idempotencyKey, () => {
+        assertWithinDeadline(call);
+        return this.ledger.refund(merchant.merchantId, request.acquirerPaymentId, request.amount);
+      });
     }),
 
     zeroAuth: unaryHandler(async (request, call): Promise<ZeroAuthResponse> => {
+      assertWithinDeadline(call);
       authenticate(request.credentials);
       const scenario = scenarioForToken(tokenOf(request.source));
       if (scenario.kind === 'timeout') return this.sleepPastDeadline(call);
@@ -262,10 +277,12 @@ export class SandboxAcquirer {
       return { outcome: Outcome.APPROVED, rawCode: '00', message: 'Card verified' };
     }),
 
-    createPixCharge: unaryHandler(async (request) => {
+    createPixCharge: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
       if (request.amount <= 0) throw grpcError(status.INVALID_ARGUMENT, 'amount must be positive');
       return this.ledger.once('CreatePixCharge', merchant.merchantId, request.idempotencyKey, (): ChargeResponse => {
+        assertWithinDeadline(call);
         const id = sandboxId('sbxpix');
         const expiresAt = addSeconds(request.expiresInSeconds > 0 ? request.expiresInSeconds : 3600);
         this.ledger.addCharge({
@@ -295,10 +312,12 @@ export class SandboxAcquirer {
       });
     }),
 
-    createBoleto: unaryHandler(async (request) => {
+    createBoleto: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
       if (request.amount <= 0) throw grpcError(status.INVALID_ARGUMENT, 'amount must be positive');
       return this.ledger.once('CreateBoleto', merchant.merchantId, request.idempotencyKey, (): ChargeResponse => {
+        assertWithinDeadline(call);
         const id = sandboxId('sbxbol');
         const dueDate = request.dueDate || todayPlusDays(3);
         const expiresAt = new Date(Date.parse(`${dueDate}T23:59:59.999Z`) + request.daysAfterDue * 86_400_000).toISOString();
@@ -338,7 +357,8 @@ export class SandboxAcquirer {
       return { status: ChargeStatus.NOT_FOUND, paidAmount: 0, paidAt: '', rawCode: 'payment_not_found' };
     }),
 
-    cancelCharge: unaryHandler(async (request) => {
+    cancelCharge: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
       const charge = this.ledger.charge(merchant.merchantId, request.acquirerPaymentId);
       if (!charge) return { status: ChargeStatus.NOT_FOUND, paidAmount: 0, paidAt: '', rawCode: 'payment_not_found' };
@@ -346,7 +366,8 @@ export class SandboxAcquirer {
       return this.chargeStatus(charge);
     }),
 
-    createTokenizationSession: unaryHandler(async (request) => {
+    createTokenizationSession: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       authenticate(request.credentials);
       if (!request.clientSecret) throw grpcError(status.INVALID_ARGUMENT, 'client_secret is required: the vault checks it');
       const sessionId = sandboxId('tks');
@@ -367,6 +388,7 @@ export class SandboxAcquirer {
     }),
 
     authenticate3Ds: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       authenticate(request.credentials);
       const scenario = scenarioForToken(request.card?.token ?? '');
       if (scenario.kind === 'timeout') return this.sleepPastDeadline(call);
@@ -392,7 +414,8 @@ export class SandboxAcquirer {
   };
 
   readonly control: SandboxControlServer = {
-    simulateCharge: unaryHandler(async (request) => {
+    simulateCharge: unaryHandler(async (request, call) => {
+      assertWithinDeadline(call);
       const merchant = authenticate(request.credentials);
       const charge = this.ledger.charge(merchant.merchantId, request.acquirerPaymentId);
       if (!charge) {
