@@ -40,7 +40,9 @@ export const protobufFileName = "antifraud/v1/antifraud.proto";
  * Used by a flow's antifraud node before authorization. Like acquirer adapters, credentials travel with
  * every request and a provider's verdict is DATA: a provider that could not decide answers recommendation
  * ERROR with its provider_status; only a technical failure (provider down) is a gRPC error status, and a
- * DEADLINE_EXCEEDED means no verdict (the flow follows its error exit).
+ * DEADLINE_EXCEEDED means no verdict (the flow follows its error exit). As in connector.proto, an adapter never
+ * executes (or records) a call past its deadline, the earlier of grpc-timeout and the metadata
+ * "connector-deadline-at": it answers DEADLINE_EXCEEDED instead.
  */
 
 export enum Recommendation {

@@ -36,6 +36,13 @@ export const protobufFileName = "connector/v1/connector.proto";
  *    INVALID_ARGUMENT for a request the adapter cannot even translate.
  *  - DEADLINE_EXCEEDED seen by the core means the outcome is unknown: the core resolves it by querying the
  *    acquirer or by retrying with the same idempotency key, never by charging again under a new key.
+ *  - An adapter never executes a call past its deadline: before any effect, and again right before committing it,
+ *    it checks the deadline and, once passed (or the call cancelled), executes nothing and answers
+ *    DEADLINE_EXCEEDED. The deadline is the earlier of grpc-timeout (counted from when the server reads the call)
+ *    and the metadata "connector-deadline-at" (ISO 8601 UTC, the core's absolute deadline; clocks NTP-synchronized):
+ *    an adapter frozen between the core's send and its read must not act after the core fell back to another
+ *    account. A malformed connector-deadline-at is INVALID_ARGUMENT. A refused call is not an answer: a later call
+ *    with the same idempotency key acts once.
  *  - idempotency_key is the core's attempt id; a repeated key returns the first answer and acts only once.
  *  - Amounts are integers in minor units (cents); currency is ISO 4217 (BRL, USD, ...).
  */
