@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import type { Environment } from '../shared/environment';
-import { isInternalAddress, isIpLiteral, stripBrackets } from './internal-address';
+import { isInternalAddress, isIpLiteral, isLoopbackAddress, stripBrackets } from './internal-address';
 
 export const MAX_URL_LENGTH = 2048;
 export type Deployment = 'local' | 'production';
@@ -43,9 +43,9 @@ export function allowsLocalhost(ctx: UrlContext): boolean {
 }
 
 /**
- * Registration-time URL rules 1, 2 and 4 (spec: Events, URL rules). Returns the normalized URL (WHATWG
- * serialization: lowercase scheme and host, default port dropped, fragment removed) which is also what
- * "registered once per environment" compares.
+ * Registration-time URL rules 1, 2 and 4 (spec: Events, URL rules). Returns the normalized URL, which is what is
+ * stored, delivered to, and compared by "registered once per environment": two spellings of one address must be
+ * one endpoint, or the duplicate rule (and the endpoint maximum behind it) is a formality. See normalizedHref.
  */
 export function validateWebhookUrl(raw: string, ctx: UrlContext): string {
   if (typeof raw !== 'string' || raw.length < 1 || raw.length > MAX_URL_LENGTH) {
@@ -59,15 +59,16 @@ export function validateWebhookUrl(raw: string, ctx: UrlContext): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('invalid_webhook_url', 'url must use https.');
   if (url.username !== '' || url.password !== '') refuse('invalid_webhook_url', 'url must not contain a user or password.');
-  const host = stripBrackets(url.hostname.toLowerCase()).replace(/\.$/, '');
+  // Port 0 is no port a server listens on: connecting to it fails, or picks whatever the platform does with it.
+  if (url.port === '0') refuse('invalid_webhook_url', 'url port must be 1 to 65535.');
+  const host = hostOf(url.hostname);
   if (host === '') refuse('invalid_webhook_url', 'url must name a host.');
 
   if (LOCALHOST_NAMES.has(host)) {
     if (!allowsLocalhost(ctx)) {
       refuse('internal_address_blocked', 'localhost is accepted only in sandbox on a local installation.');
     }
-    url.hash = '';
-    return url.href;
+    return normalizedHref(url);
   }
   if (url.protocol !== 'https:') refuse('invalid_webhook_url', 'url must use https.');
   if (isIpLiteral(host)) {
@@ -78,8 +79,39 @@ export function validateWebhookUrl(raw: string, ctx: UrlContext): string {
       refuse('internal_address_blocked', 'url host is an intranet name.');
     }
   }
+  return normalizedHref(url);
+}
+
+/** The host as the rules read it: lowercase, without IPv6 brackets or the root label's trailing dot. */
+function hostOf(hostname: string): string {
+  return stripBrackets(hostname.toLowerCase()).replace(/\.+$/, '');
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * One spelling per address (RFC 3986 section 6.2.2 on top of the WHATWG serialization, which already lowercases
+ * the scheme and host, drops a default port and resolves dot segments): the host's trailing dot goes (a fully
+ * qualified name and its relative spelling reach the same host), an empty query `?` goes, percent-encoded
+ * unreserved characters are decoded (`%7E` is `~`) and the remaining escapes use uppercase hex, and the fragment,
+ * which is never sent, goes.
+ */
+export function normalizedHref(input: URL): string {
+  const url = new URL(input.href);
+  const host = hostOf(url.hostname);
+  if (!url.hostname.startsWith('[') && host !== url.hostname) url.hostname = host;
+  url.pathname = normalizePercentEncoding(url.pathname);
+  const query = normalizePercentEncoding(url.search.slice(1));
+  url.search = query === '' ? '' : `?${query}`;
   url.hash = '';
   return url.href;
+}
+
+function normalizePercentEncoding(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => {
+    const character = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(character) ? character : `%${hex.toUpperCase()}`;
+  });
 }
 
 /**
@@ -87,17 +119,13 @@ export function validateWebhookUrl(raw: string, ctx: UrlContext): string {
  * stays allowed for a localhost URL that registration accepted (sandbox on a local installation).
  */
 export function assertDeliverableAddresses(addresses: readonly string[], ctx: UrlContext, hostname: string): void {
-  const host = stripBrackets(hostname.toLowerCase()).replace(/\.$/, '');
+  const host = hostOf(hostname);
   const loopbackAllowed = LOCALHOST_NAMES.has(host) && allowsLocalhost(ctx);
   if (addresses.length === 0) throw new DomainError('internal_address_blocked', `${hostname} did not resolve to any address.`);
   for (const address of addresses) {
-    if (loopbackAllowed && isLoopback(address)) continue;
+    if (loopbackAllowed && isLoopbackAddress(address)) continue;
     if (isInternalAddress(address)) {
       throw new DomainError('internal_address_blocked', `Delivery blocked: ${hostname} resolved to an internal address.`);
     }
   }
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

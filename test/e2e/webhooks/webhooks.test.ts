@@ -97,6 +97,38 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
       expect((await other.sandbox.delete(`/v1/webhooks/${first.body.id}`)).status).to.equal(200);
       expect((await other.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/dup', enabledEvents: ['*'] })).status).to.equal(201);
     });
+    it('compares URLs in normalised form: two spellings of one URL are a 409 duplicate; port 0 and internal 6to4 literals are 422', async () => {
+      const m = await service.merchant();
+      const first = await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/a~b/%C3%A9?x=%20', enabledEvents: ['*'] });
+      expect(first.status).to.equal(201);
+      expect(first.body.url).to.equal('https://hooks.example.com/a~b/%C3%A9?x=%20');
+      const spellings = [
+        'https://hooks.example.com./a~b/%C3%A9?x=%20', // trailing dot in the host
+        'https://HOOKS.Example.com/a~b/%C3%A9?x=%20', // host case
+        'https://hooks.example.com:443/a~b/%C3%A9?x=%20', // default port
+        'https://hooks.example.com/a%7Eb/%c3%a9?x=%20', // encoded unreserved character, percent-encoding case
+      ];
+      for (const url of spellings) {
+        const dup = await m.sandbox.post('/v1/webhooks', { url, enabledEvents: ['*'] });
+        expect(dup.status, url).to.equal(409);
+        expect(dup.body.error).to.include({ code: 'webhook_url_taken', param: 'body.url' });
+      }
+      const bare = await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/bare', enabledEvents: ['*'] });
+      expect(bare.status).to.equal(201);
+      const emptyQuery = await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/bare?', enabledEvents: ['*'] });
+      expect(emptyQuery.status, 'an empty query').to.equal(409);
+      const patched = await m.sandbox.patch(`/v1/webhooks/${bare.body.id}`, { url: 'https://hooks.example.com./a%7eb/%C3%A9?x=%20' });
+      expect(patched.status, 'PATCH compares the same way').to.equal(409);
+      const portZero = await m.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com:0/hook', enabledEvents: ['*'] });
+      expect(portZero.status).to.equal(422);
+      expect(portZero.body.error).to.include({ code: 'invalid_webhook_url', param: 'body.url' });
+      for (const url of ['https://[2002:7f00:1::1]/hook', 'https://[2002:a9fe:a9fe::1]/hook']) {
+        const internal = await m.sandbox.post('/v1/webhooks', { url, enabledEvents: ['*'] });
+        expect(internal.status, url).to.equal(422);
+        expect(internal.body.error).to.include({ code: 'internal_address_blocked', param: 'body.url' });
+      }
+      expect((await m.sandbox.get('/v1/webhooks')).body.data, 'nothing registered by the refusals').to.have.length(2);
+    });
     it('documents every webhook and event route in the OpenAPI document', async () => {
       const doc = await service.client().get('/v1/openapi.json');
       expect(doc.status).to.equal(200);

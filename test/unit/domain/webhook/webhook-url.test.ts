@@ -21,6 +21,30 @@ describe('webhook URL rules', () => {
   it('accepts a public https URL and normalizes it', () => {
     expect(validateWebhookUrl('https://Hooks.Example.com/path?x=1#frag', liveLocal)).to.equal('https://hooks.example.com/path?x=1');
   });
+  it('writes two spellings of one URL the same way, so the once-per-environment rule sees one URL (rule 5)', () => {
+    const canonical = 'https://hooks.example.com/a~b/%2F%C3%A9?x=%20';
+    const spellings = [
+      'https://hooks.example.com/a~b/%2F%C3%A9?x=%20',
+      'https://HOOKS.example.COM./a~b/%2F%C3%A9?x=%20', // host case, trailing dot
+      'https://hooks.example.com:443/a%7Eb/%2f%c3%a9?x=%20#part', // default port, encoded unreserved, hex case, fragment
+      'https://hooks.example.com/a%7eb/./%2F%C3%A9?x=%20',
+    ];
+    for (const url of spellings) expect(validateWebhookUrl(url, liveLocal), url).to.equal(canonical);
+    expect(validateWebhookUrl('https://hooks.example.com/hook?', liveLocal), 'an empty query').to.equal('https://hooks.example.com/hook');
+    expect(validateWebhookUrl('https://hooks.example.com/hook?#x', liveLocal)).to.equal('https://hooks.example.com/hook');
+    expect(validateWebhookUrl('https://hooks.example.com:8443/hook', liveLocal), 'a port of its own stays').to.equal('https://hooks.example.com:8443/hook');
+    expect(validateWebhookUrl('https://hooks.example.com/a%2Fb', liveLocal), 'a reserved escape stays escaped').to.not.equal(validateWebhookUrl('https://hooks.example.com/a/b', liveLocal));
+  });
+  it('refuses port 0', () => {
+    expect(codeOf(() => validateWebhookUrl('https://hooks.example.com:0/hook', liveLocal))).to.equal('invalid_webhook_url');
+    expect(codeOf(() => validateWebhookUrl('http://localhost:0/hook', sandboxLocal))).to.equal('invalid_webhook_url');
+  });
+  it('refuses 6to4, NAT64 and IPv4-mapped literals that carry an internal IPv4 address (rule 2)', () => {
+    for (const host of ['[2002:7f00:1::1]', '[2002:a9fe:a9fe::1]', '[64:ff9b::a9fe:a9fe]', '[::ffff:a9fe:a9fe]', '[2001:0:a9fe:a9fe::1]']) {
+      expect(codeOf(() => validateWebhookUrl(`https://${host}/hook`, liveLocal)), host).to.equal('internal_address_blocked');
+    }
+    expect(validateWebhookUrl('https://[2002:808:808::1]/hook', liveLocal)).to.equal('https://[2002:808:808::1]/hook');
+  });
   it('requires https (rule 1)', () => {
     expect(codeOf(() => validateWebhookUrl('http://hooks.example.com/', liveLocal))).to.equal('invalid_webhook_url');
     expect(codeOf(() => validateWebhookUrl('ftp://hooks.example.com/', liveLocal))).to.equal('invalid_webhook_url');
@@ -64,6 +88,10 @@ describe('webhook URL rules', () => {
       expect(() => assertDeliverableAddresses(['93.184.216.34', '10.0.0.7'], liveLocal, 'hooks.example.com'))
         .to.throw(DomainError).with.property('code', 'internal_address_blocked');
       expect(() => assertDeliverableAddresses(['::ffff:169.254.169.254'], liveLocal, 'hooks.example.com')).to.throw(DomainError);
+      // DNS answering with a 6to4 or NAT64 address around an internal IPv4 address is refused at connection time too.
+      for (const address of ['2002:a9fe:a9fe::1', '2002:7f00:1::1', '64:ff9b::a00:1']) {
+        expect(() => assertDeliverableAddresses([address], liveLocal, 'hooks.example.com'), address).to.throw(DomainError);
+      }
       expect(() => assertDeliverableAddresses([], liveLocal, 'hooks.example.com')).to.throw(DomainError);
     });
     it('passes public addresses', () => {
