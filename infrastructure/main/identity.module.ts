@@ -60,7 +60,6 @@ export interface IdentityModuleOptions {
 
 /** The identity ports wired on the core (shared by the module and the operators' CLI). */
 export async function identityDeps(core: Core, options: IdentityModuleOptions = {}): Promise<{ deps: IdentityDeps; secret: string }> {
-  const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session'));
   const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
   const log = core.logger.child({ component: 'identity' });
   const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
@@ -72,6 +71,7 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
       distributed: core.config.databaseUrl !== null,
     }),
   );
+  const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session', cipher));
   const deps: IdentityDeps = {
     transactor: core.transactor,
     organizations: core.organizations.repository,

@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import type { TenantScope } from '../../../domain/shared/environment';
 import { isSealedText, sealText } from '../../crypto/sealed-text';
+import { installationSecretContext } from '../identity-secrets';
 import { headerContext, secretContext } from '../webhook-endpoint.repository';
 import { sealAnswer } from '../sql-idempotency-store';
 import { sealingCipher } from './sealing-cipher';
@@ -26,8 +27,9 @@ interface StoredAnswer {
 /**
  * Secrets stored in clear before they were sealed (issue 22, item 3): webhook endpoints' extra header values (and any
  * signing secret written before secrets were sealed), and the Idempotency-Key answers kept for replay, which carry
- * a `whsec_` secret for webhook create and rotate-secret. Each is sealed as the repositories now write it. Every
- * header value is sealed (none was before), even one that happens to start with `sealed:`.
+ * a `whsec_` secret for webhook create and rotate-secret, and the installation secrets (the dashboard token-signing
+ * secret when SESSION_SECRET is unset). Each is sealed as the repositories now write it. Every header value is sealed
+ * (none was before), even one that happens to start with `sealed:`.
  */
 export class Migration20261128000100SealSecretsAtRest extends Migration {
   override async up(): Promise<void> {
@@ -39,7 +41,8 @@ export class Migration20261128000100SealSecretsAtRest extends Migration {
       `select organization_id, environment, route, key, response_body, response_headers from idempotency_keys
         where state = 'completed' and jsonb_typeof(response_body) is distinct from 'string'`,
     )) as StoredAnswer[];
-    if (endpoints.length === 0 && answers.length === 0) return;
+    const installation = (await this.execute(`select name, value from identity_secrets where value not like 'sealed:%'`)) as Array<{ name: string; value: string }>;
+    if (endpoints.length === 0 && answers.length === 0 && installation.length === 0) return;
     const cipher = sealingCipher(NAME);
 
     for (const row of endpoints) {
@@ -60,6 +63,10 @@ export class Migration20261128000100SealSecretsAtRest extends Migration {
           where organization_id = ? and environment = ? and route = ? and key = ?`,
         [JSON.stringify(sealed), row.organization_id, row.environment, row.route, row.key],
       );
+    }
+
+    for (const row of installation) {
+      await this.execute(`update identity_secrets set value = ? where name = ?`, [sealText(cipher, row.value, installationSecretContext(row.name)), row.name]);
     }
   }
 }
