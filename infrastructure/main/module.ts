@@ -34,8 +34,13 @@ export function periodicWorker(name: string, intervalMs: number, task: () => Pro
 
 export interface ReadinessCheck {
   readonly name: string;
-  /** Resolves true when the dependency answers; false or a rejection makes /health/ready 503. */
+  /**
+   * Resolves true when the dependency answers; false or a rejection makes /health/ready 503, or only reports the
+   * check `degraded` (200) when `essential` is false (payments are taken without it).
+   */
   check(): Promise<boolean>;
+  /** Default true. */
+  readonly essential?: boolean;
 }
 
 /** What a capability contributes once built. Everything is optional. */

@@ -13,7 +13,7 @@ import { healthRoutes } from '../../edge/routes/health.routes';
 import type { RouteDefinition } from '../../edge/http/route';
 import packageJson from '../../package.json';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import type { ModuleDefinition, ModuleInstance, ReadinessCheck } from './module';
 
 export interface ServiceRoles {
   readonly edge: boolean;
@@ -47,14 +47,16 @@ export async function assembleService(
   const health = healthRoutes({
     serviceVersion: SERVICE_VERSION,
     readiness: async () => {
-      const checks = [
+      const checks: ReadinessCheck[] = [
         { name: 'database', check: async () => { await core.orm.em.fork({ useContext: false }).execute('select 1'); return true; } },
-        { name: 'events', check: () => core.transport.healthy() },
+        // Not essential: payments go on while the stream is down, their events wait in the outbox (degraded).
+        { name: 'events', essential: false, check: () => core.transport.healthy() },
         ...modules.flatMap((module) => module.readinessChecks ?? []),
       ];
       return Promise.all(
         checks.map(async (check) => ({
           name: check.name,
+          essential: check.essential ?? true,
           ok: await Promise.race([
             check.check().catch(() => false),
             new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),

@@ -32,7 +32,13 @@ export interface EventTransport {
   /** Resolves once the stream has durably accepted the event (a duplicate id is accepted and dropped). */
   publish(event: StoredEvent): Promise<void>;
   consume(options: ConsumerOptions, handler: EventHandler): Promise<RunningConsumer>;
+  /** False, and quickly, while the stream cannot be reached (publishes then fail and wait in the outbox). */
   healthy(): Promise<boolean>;
+  /**
+   * Calls `listener` each time the stream is reachable again after an outage, so a publisher waiting out a back-off
+   * resumes at once instead of at its next try. Returns the function that removes the listener.
+   */
+  onReachableAgain(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

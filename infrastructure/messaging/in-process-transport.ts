@@ -25,6 +25,11 @@ export class InProcessTransport implements EventTransport {
 
   constructor(private readonly logger: Logger) {}
 
+  /** In-process, the stream is never out of reach. */
+  onReachableAgain(): () => void {
+    return () => undefined;
+  }
+
   publish(event: StoredEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event transport is closed'));
     this.forgetOldPublishes();

@@ -5,6 +5,7 @@
 import {
   AckPolicy,
   DeliverPolicy,
+  Events,
   RetentionPolicy,
   StorageType,
   connect,
@@ -21,6 +22,12 @@ import { subjectFor, type ConsumerOptions, type EventHandler, type EventTranspor
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const PUBLISH_TIMEOUT_MS = 5_000;
+/**
+ * While the connection is down the client only buffers a publish, and its acknowledgement cannot come: waiting the
+ * full timeout held each relay try for 5 s. A short wait still lets a reconnect within it succeed (the buffered
+ * publish goes out on reconnect); otherwise the event waits in the outbox and the relay resumes on reconnect.
+ */
+const UNREACHABLE_PUBLISH_TIMEOUT_MS = 1_000;
 const ACK_WAIT_MS = 30_000;
 
 export interface JetStreamSettings {
@@ -32,13 +39,38 @@ export interface JetStreamSettings {
 }
 
 export class JetStreamTransport implements EventTransport {
+  /** False from a disconnect until the client has reconnected (it retries by itself every reconnectTimeWait). */
+  private reachable = true;
+  private readonly reachableAgainListeners = new Set<() => void>();
+
   private constructor(
     private readonly connection: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly settings: JetStreamSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    void this.followConnectionStatus();
+  }
+
+  /** Ends when the connection closes (the client then ends its status iterator). */
+  private async followConnectionStatus(): Promise<void> {
+    for await (const status of this.connection.status()) {
+      if (status.type === Events.Disconnect) {
+        this.reachable = false;
+        this.logger.warn({ stream: this.settings.stream }, 'NATS connection lost; events wait in the outbox until it is back');
+      } else if (status.type === Events.Reconnect) {
+        this.reachable = true;
+        this.logger.info({ stream: this.settings.stream }, 'NATS connection back');
+        for (const listener of this.reachableAgainListeners) listener();
+      }
+    }
+  }
+
+  onReachableAgain(listener: () => void): () => void {
+    this.reachableAgainListeners.add(listener);
+    return () => this.reachableAgainListeners.delete(listener);
+  }
 
   static async connect(settings: JetStreamSettings, logger: Logger): Promise<JetStreamTransport> {
     const connection = await connect({
@@ -78,7 +110,10 @@ export class JetStreamTransport implements EventTransport {
 
   async publish(event: StoredEvent): Promise<void> {
     const subject = subjectFor(this.settings.subjectPrefix, event);
-    await this.js.publish(subject, Buffer.from(JSON.stringify(event)), { msgID: event.id, timeout: PUBLISH_TIMEOUT_MS });
+    await this.js.publish(subject, Buffer.from(JSON.stringify(event)), {
+      msgID: event.id,
+      timeout: this.reachable ? PUBLISH_TIMEOUT_MS : UNREACHABLE_PUBLISH_TIMEOUT_MS,
+    });
   }
 
   async consume(options: ConsumerOptions, handler: EventHandler): Promise<RunningConsumer> {
@@ -133,7 +168,7 @@ export class JetStreamTransport implements EventTransport {
   }
 
   async healthy(): Promise<boolean> {
-    if (this.connection.isClosed()) return false;
+    if (this.connection.isClosed() || !this.reachable) return false;
     try {
       await Promise.race([
         this.connection.rtt(),

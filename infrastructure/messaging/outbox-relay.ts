@@ -7,7 +7,8 @@
  * concurrent requests of one organization from queueing on its counter. A relay that dies after
  * claiming leaves the lease to expire and the events are claimed again; the transport drops the
  * duplicate by event id and consumers deduplicate too. Events committed while the transport is down stay
- * unpublished and leave as soon as it answers again.
+ * unpublished and leave as soon as it answers again: the transport says when it is reachable again and the relay
+ * tries at once, and between failed tries it waits at most a second (MAX_RETRY_DELAY_MS).
  *
  * Two ways to find work. A commit in this process nudges the relay with its event ids, which are claimed by
  * primary key: cheap however many published rows the outbox index still holds until vacuum (a scan walked
@@ -27,8 +28,16 @@ export interface OutboxRelayOptions {
   readonly leaseMs?: number;
 }
 
+/**
+ * Longest wait between failed tries. A failed try is cheap (a claim, and a publish bounded by the transport's short
+ * timeout while it is unreachable), and a longer back-off only delays recovery: it was 10 s, on top of a 5 s publish
+ * timeout, so events left about 14 s after NATS returned.
+ */
+const MAX_RETRY_DELAY_MS = 1_000;
+
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
+  private stopListening: (() => void) | null = null;
   private draining: Promise<void> | null = null;
   private again = false;
   /** Ids committed in this process and not yet claimed. */
@@ -63,7 +72,16 @@ export class OutboxRelay {
 
   start(): void {
     this.stopped = false;
+    this.stopListening ??= this.transport.onReachableAgain(() => this.retryNow());
     this.schedule(0);
+  }
+
+  /** The transport is back: publish what waited (a scan finds it) instead of waiting out the back-off. */
+  private retryNow(): void {
+    if (this.stopped) return;
+    this.failures = 0;
+    this.scanRequested = true;
+    void this.run();
   }
 
   /** Called after each commit that wrote events: publish them now rather than at the next poll. */
@@ -76,6 +94,8 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopListening?.();
+    this.stopListening = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.draining;
@@ -126,7 +146,7 @@ export class OutboxRelay {
         this.failures = 0;
       } catch (error) {
         this.failures += 1;
-        nextDelay = Math.min(this.pollIntervalMs * 2 ** Math.min(this.failures, 5), 10_000);
+        nextDelay = Math.min(this.pollIntervalMs * 2 ** Math.min(this.failures, 5), MAX_RETRY_DELAY_MS);
         this.logger.warn({ err: error, failures: this.failures }, 'outbox relay could not publish; will retry');
       } finally {
         this.draining = null;
