@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
+import { EmbeddedDataDirectoryError, runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from '../../../infrastructure/persistence/embedded-database';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 
 /**
@@ -120,5 +120,44 @@ describe('embedded database access (only the service and its CLI reach it)', fun
     });
     expect(result.status, result.stderr).to.equal(0);
     expect(JSON.parse(result.stdout)).to.deep.equal({ read: 'EACCES', connect: 'EACCES' });
+  });
+});
+
+describe('embedded database socket placement', function () {
+  this.timeout(120_000);
+
+  it('puts the socket in a private temporary folder when DATA_DIR is too long for a socket path, and removes it on stop', async () => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-long-')), 'd'.repeat(100));
+    try {
+      const database = await startEmbeddedDatabase(dataDir);
+      const socketDirectory = path.dirname(database.socketPath);
+      try {
+        expect(socketDirectory.startsWith(os.tmpdir())).to.equal(true);
+        expect(mode(socketDirectory)).to.equal(0o700);
+        expect(mode(database.socketPath)).to.equal(0o600);
+        expect(runningEmbeddedDatabaseUrl(dataDir)).to.equal(database.url);
+        const orm = await openOrm(database.url, 1);
+        expect(await orm.em.fork({ useContext: false }).execute('select 1 as one')).to.deep.equal([{ one: 1 }]);
+        await orm.close(true);
+      } finally {
+        await database.stop();
+      }
+      expect(fs.existsSync(socketDirectory)).to.equal(false);
+      expect(runningEmbeddedDatabaseUrl(dataDir)).to.equal(null);
+    } finally {
+      fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a DATA_DIR that another OS user owns (checked when the tests run as root)', async () => {
+    if (process.getuid?.() !== 0) return;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-owner-'));
+    try {
+      fs.chownSync(dataDir, 65534, 65534);
+      await expect(startEmbeddedDatabase(dataDir)).to.be.rejectedWith(EmbeddedDataDirectoryError, 'belongs to another user');
+      expect(fs.readdirSync(dataDir)).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
