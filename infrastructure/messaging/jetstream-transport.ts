@@ -50,7 +50,7 @@ export class JetStreamTransport implements EventTransport {
     private readonly settings: JetStreamSettings,
     private readonly logger: Logger,
   ) {
-    void this.followConnectionStatus();
+    void this.followConnectionStatus().catch((error: unknown) => this.logger.warn({ err: error }, 'stopped following the NATS connection status'));
   }
 
   /** Ends when the connection closes (the client then ends its status iterator). */
