@@ -7,6 +7,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
 import { DomainError, isTransientRefusal } from '../domain/shared/domain-error';
+import { isDependencyUnavailable } from '../domain/shared/dependency-unavailable';
 import { parseJsonBody, readRawBody } from './http/body';
 import { statusForCode } from './http/error-status';
 import { HttpError, errorBody } from './http/errors';
@@ -174,11 +175,13 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         response = await route.handler(request);
       } catch (error) {
         clearInterval(keepLocked);
-        const mapped = toErrorResponse(error, state, ctx);
-        // A refusal is an answer and is replayed; an unexpected failure, or a refusal that only says "retry in a
-        // moment", frees the key for the retry.
-        if (mapped.status >= 500 || isTransientRefusal(error)) await deps.idempotency.abandon(scope, routeKey, idempotencyKey).catch(() => undefined);
-        else await deps.idempotency.complete(scope, routeKey, idempotencyKey, { status: mapped.status, body: mapped.body, headers: mapped.headers });
+        // Only a deliberate answer is kept for the key and replayed: a refusal the service decided. A failure (of the
+        // service, of the database, or the client hanging up) and a refusal that only says "retry in a moment" free
+        // the key, so a retry with the same key runs again; a payment the first run already created is then answered
+        // as it is, never charged again (create-payment.ts binds the payment to its key in tx1).
+        const refusal = storableRefusal(error, state.requestId);
+        if (refusal) await deps.idempotency.complete(scope, routeKey, idempotencyKey, refusal);
+        else await deps.idempotency.abandon(scope, routeKey, idempotencyKey).catch(() => undefined);
         throw error;
       }
       clearInterval(keepLocked);
@@ -244,8 +247,19 @@ function groupOf(path: string): string {
 
 export { IDEMPOTENCY_LOCK_MS };
 
-function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): { status: number; body: unknown; headers: Record<string, string> } {
-  const requestId = state.requestId;
+interface ErrorResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+}
+
+/** How long a client is asked to wait when a dependency is down: spread over 1-5 s, so retries do not arrive together. */
+function unavailableRetryAfterSeconds(): number {
+  return 1 + Math.floor(Math.random() * 5);
+}
+
+/** The answer to a refusal the service decided (its own checks, a domain rule, an unreadable request), else null. */
+function refusalResponse(error: unknown, requestId: string): ErrorResponse | null {
   if (error instanceof HttpError) {
     return { status: error.status, body: errorBody(error.code, error.message, requestId, error.options.param ?? null, error.options.details), headers: error.options.headers ?? {} };
   }
@@ -261,9 +275,37 @@ function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): { 
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     return { status, body: errorBody(code, 'The request could not be read', requestId), headers: {} };
   }
-  if (ctx.req.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
-    // The client hung up mid-request: nobody reads this answer, and it is no fault of the service.
-    state.log?.info({ method: ctx.method, path: ctx.path }, 'client closed the connection');
+  return null;
+}
+
+/** A refusal that stands (4xx, no Retry-After): the one kind of failed answer an Idempotency-Key keeps. */
+function storableRefusal(error: unknown, requestId: string): ErrorResponse | null {
+  const refusal = refusalResponse(error, requestId);
+  return refusal && refusal.status < 500 && refusal.headers['Retry-After'] === undefined ? refusal : null;
+}
+
+/**
+ * The client hung up before its answer: the request was aborted mid-body, or its connection closed while it ran.
+ * Judged by the client's own connection, never by an error's code: a database connection reset is ECONNRESET too.
+ */
+function clientHungUp(ctx: Koa.Context): boolean {
+  return ctx.req.aborted || ctx.req.socket.destroyed;
+}
+
+function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): ErrorResponse {
+  const requestId = state.requestId;
+  const refusal = refusalResponse(error, requestId);
+  if (refusal) return refusal;
+  if (isDependencyUnavailable(error)) {
+    // Expected while a dependency is down, and many at once: one warn line of codes (the error's message holds no
+    // statement or value), not a stack per request.
+    state.log.warn({ dependency: error.dependency, reason: error.reason, errno: error.errno, method: ctx.method, path: ctx.path }, 'dependency unavailable');
+    const message = `The service cannot reach its ${error.dependency} right now; retry after the time in Retry-After`;
+    return { status: 503, body: errorBody('service_unavailable', message, requestId), headers: { 'Retry-After': String(unavailableRetryAfterSeconds()) } };
+  }
+  if (clientHungUp(ctx)) {
+    // Nobody reads this answer, and it is no fault of the service.
+    state.log.info({ method: ctx.method, path: ctx.path }, 'client closed the connection');
     return { status: 499, body: errorBody('client_closed_request', 'The client closed the connection', requestId), headers: {} };
   }
   (state.log ?? console).error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');

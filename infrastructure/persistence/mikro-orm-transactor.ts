@@ -5,6 +5,7 @@ import type { Orm } from './orm';
 import { formatSql } from './sql-literals';
 import { isStalePreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
 import { GroupCommit } from './group-commit';
+import { databaseUnavailability, rethrowUnavailable } from './database-unavailability';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
@@ -49,8 +50,9 @@ class Connections {
     }
   }
 
+  /** A database that cannot serve us (refused, pool exhausted) is raised as such: see database-unavailability.ts. */
   acquire(): Promise<PooledConnection> {
-    return this.knex.client.acquireConnection() as Promise<PooledConnection>;
+    return (this.knex.client.acquireConnection() as Promise<PooledConnection>).catch(rethrowUnavailable);
   }
 
   release(connection: PooledConnection): void {
@@ -92,7 +94,8 @@ class Connections {
   private query(connection: PooledConnection, text: readonly string[]): Promise<QueryResult> {
     return new Promise((resolve, reject) => {
       connection.query(text.join(';\n'), (error, result) => {
-        if (error) reject(error);
+        // A connection reset or terminated mid-statement is the database's unavailability, not the statement's fault.
+        if (error) reject(databaseUnavailability(error) ?? error);
         else resolve(Array.isArray(result) ? result[result.length - 1]! : result);
       });
     });

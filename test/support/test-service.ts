@@ -17,6 +17,7 @@ import type { ModuleDefinition } from '../../infrastructure/main/module';
 import { MODULES } from '../../infrastructure/main/modules';
 import { assembleService, type RunningService } from '../../infrastructure/main/service';
 import type { Clock } from '../../domain/ports/clock';
+import type { DestinationStream } from 'pino';
 import { closeAfterRun } from './root-hooks';
 import { createTestDatabase, testServers, uniqueStream } from './test-infrastructure';
 import { ApiClient } from './api-client';
@@ -35,6 +36,10 @@ export interface TestServiceOptions {
   readonly edge?: boolean;
   /** Another process of that service's installation: the same database and event stream (the owner cleans up). */
   readonly joining?: TestService;
+  /** The address the service reaches its database by, given the test database's (e.g. through a DatabaseProxy). */
+  readonly databaseAddress?: (databaseUrl: string) => string;
+  /** Where the service's logs go (default stdout); set LOG_LEVEL in env to see any. */
+  readonly logDestination?: DestinationStream;
 }
 
 export interface Merchant {
@@ -57,7 +62,8 @@ export interface TestService {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const servers = await testServers();
-  const databaseUrl = options.joining ? options.joining.config.databaseUrl! : await createTestDatabase();
+  const testDatabaseUrl = options.joining ? options.joining.config.databaseUrl! : await createTestDatabase();
+  const databaseUrl = options.databaseAddress ? options.databaseAddress(testDatabaseUrl) : testDatabaseUrl;
   const { stream, subjectPrefix } = options.joining
     ? { stream: options.joining.config.natsStream, subjectPrefix: options.joining.config.natsSubjectPrefix }
     : uniqueStream();
@@ -72,8 +78,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     port: 0,
     ...options.config,
   };
-  const logger = createLogger(config.logLevel);
-  const orm = await openOrm(databaseUrl, config.databasePoolSize);
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const orm = await openOrm(databaseUrl, config.databasePoolSize, logger);
   await migrate(orm);
   const transport: EventTransport = useJetStream
     ? await JetStreamTransport.connect({ url: config.natsUrl ?? servers.natsUrl, stream, subjectPrefix, ackWaitMs: config.natsAckWaitMs }, logger)
