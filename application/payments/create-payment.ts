@@ -9,6 +9,7 @@ import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
+import { canonicalIpAddress } from '../../domain/shared/ip-address';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
@@ -70,6 +71,14 @@ interface ChargeSource {
   customer: CustomerPrimitives | null;
 }
 
+/** The payer's IP address in canonical form (an IPv4-mapped IPv6 is its IPv4), so card-testing blocks see one address. */
+function canonicalClientIp(clientIp: string | undefined): string | undefined {
+  if (clientIp === undefined) return undefined;
+  const canonical = canonicalIpAddress(clientIp);
+  if (canonical === null) throw new DomainError('validation_failed', 'clientIp must be an IPv4 or IPv6 address.', { param: 'body.clientIp' });
+  return canonical;
+}
+
 /**
  * Split shares in minor units. A percentage share (value in basis points) is rounded down; the cents the rounding
  * leaves over, all percentage shares together, go to the share of `remainderRecipientId` when given (which must be
@@ -123,7 +132,9 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
 export class CreatePayment {
   constructor(private readonly deps: PaymentDeps) {}
 
-  async execute(command: CreateCardPaymentCommand): Promise<PaymentObject> {
+  async execute(input: CreateCardPaymentCommand): Promise<PaymentObject> {
+    // The payer's address enters here: from now on it is its canonical form, the one stored, sent and compared.
+    const command: CreateCardPaymentCommand = { ...input, clientIp: canonicalClientIp(input.clientIp) };
     const { scope } = command;
     // The edge lets a repetition take over a key whose process died (its lock ran out); if that process had created
     // the payment, it is answered as it is now (recovery finishes its routing), never created and charged again.

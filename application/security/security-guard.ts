@@ -6,6 +6,7 @@ import type { Mailer } from '../../domain/ports/mailer';
 import type { CardAttemptRepository, SecurityIncidentRepository } from '../../domain/ports/security-repositories';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { detectCardTesting, pseudonymize } from '../../domain/security/card-testing';
+import { formerSpellings, parseIpAddress } from '../../domain/shared/ip-address';
 import { markEmail, openIncident, type SecurityIncident } from '../../domain/security/security-incident';
 import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from '../../domain/security/security-policy';
 import { DomainError } from '../../domain/shared/domain-error';
@@ -41,7 +42,7 @@ export class SecurityGuard implements CardSecurity {
   /** Throws DomainError `blocked_by_security_policy` (403) while an incident blocks the IP or device. */
   async checkCardPayment(context: CardPaymentContext, tx?: Transaction): Promise<void> {
     const hashes = this.hashes(context);
-    const values = [hashes.clientIpHash, hashes.deviceIdHash].filter((v): v is string => v !== null);
+    const values = [hashes.clientIpHash, hashes.deviceIdHash, ...this.formerClientIpHashes(context)].filter((v): v is string => v !== null);
     if (values.length === 0) return;
     const find = (t: Transaction) => this.deps.incidents.findBlocking(t, context.organizationId, context.environment, values);
     const blocking = tx ? await find(tx) : await this.deps.transactor.read(find);
@@ -141,11 +142,28 @@ export class SecurityGuard implements CardSecurity {
     }
   }
 
+  /**
+   * An address is pseudonymized in its canonical form, so every spelling of it (`2001:0db8::5`, `2001:db8:0:0::5`,
+   * `::ffff:203.0.113.77` for `203.0.113.77`) is one signal. Canonicalised here as well as where a payment enters,
+   * because payments stored before that (read again by recovery) may carry another spelling.
+   */
   private hashes(context: CardPaymentContext): { clientIpHash: string | null; deviceIdHash: string | null } {
     const key = this.deps.pseudonymizationKey;
+    const clientIp = context.clientIp ? (parseIpAddress(context.clientIp)?.canonical ?? context.clientIp) : null;
     return {
-      clientIpHash: context.clientIp ? pseudonymize('client_ip', context.clientIp, key) : null,
+      clientIpHash: clientIp ? pseudonymize('client_ip', clientIp, key) : null,
       deviceIdHash: context.deviceId ? pseudonymize('device_id', context.deviceId, key) : null,
     };
+  }
+
+  /**
+   * Incidents opened while addresses were compared as text hold the hash of the spelling the payment sent. So that
+   * their blocks still hold, the check also looks for the usual other spellings (IPv4-mapped, uncompressed IPv6).
+   * Only for blocks: new attempts and incidents use the canonical hash alone.
+   */
+  private formerClientIpHashes(context: CardPaymentContext): string[] {
+    const address = context.clientIp ? parseIpAddress(context.clientIp) : null;
+    if (!address) return [];
+    return formerSpellings(address).map((spelling) => pseudonymize('client_ip', spelling, this.deps.pseudonymizationKey));
   }
 }

@@ -125,7 +125,8 @@ export const createPaymentBody: JsonSchema = {
         },
       },
     },
-    clientIp: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+    // 45: the longest IPv6 text (with an IPv4 tail). Stored and compared in canonical form (domain/shared/ip-address.ts).
+    clientIp: { type: 'string', maxLength: 45, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'IPv4 or IPv6 address; answered and stored in canonical form (RFC 5952; an IPv4-mapped IPv6 address as its IPv4)' },
     clientUserAgent: { type: 'string', maxLength: 512 },
     deviceId: { type: 'string', minLength: 16, maxLength: 128, pattern: idPattern },
     flowId: { type: 'string', maxLength: 64 },

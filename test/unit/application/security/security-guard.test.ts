@@ -2,6 +2,7 @@ import chai, { expect } from 'chai';
 import chaiAsPromised from 'chai-as-promised';
 import { SecurityGuard } from '../../../../application/security/security-guard';
 import { SecurityIncidents } from '../../../../application/security/security-incidents';
+import { pseudonymize } from '../../../../domain/security/card-testing';
 import { fakeIdentity } from '../../../support/identity-fakes';
 
 chai.use(chaiAsPromised);
@@ -85,6 +86,37 @@ describe('SecurityGuard (card testing, in-memory ports)', () => {
     const retried = await world.actions.act({ organizationId: 'org_1', environment: 'live', incidentId: opened!.id, action: 'retry_email', reason: 'SMTP is back, send it again', actorUserId: 'usr_1' });
     expect(retried.emailStatus).to.equal('sent');
     expect(world.mailer.sent.map((m) => m.to)).to.deep.equal(['admin@example.com']);
+  });
+
+  it('one address in any spelling is one signal: attempts add up and the block holds for every spelling', async () => {
+    const world = guardWorld();
+    const spellings = ['2001:db8::5', '2001:0db8::5', '2001:db8:0:0::5', '2001:DB8:0:0:0:0:0:5'];
+    for (let i = 0; i < 10; i++) {
+      await world.guard.recordCardOutcome({ ...ctx, clientIp: spellings[i % 4], declined: true });
+      world.clock.advance(1000);
+    }
+    expect(world.store.state.incidents.size, 'ten declines of one address cross the threshold once').to.equal(1);
+    for (const clientIp of spellings) {
+      await expect(world.guard.checkCardPayment({ ...ctx, clientIp }), clientIp).to.be.rejected.and.eventually.have.property('code', 'blocked_by_security_policy');
+    }
+    await world.guard.checkCardPayment({ ...ctx, clientIp: '2001:db8::6' });
+
+    const mapped = guardWorld();
+    for (let i = 0; i < 10; i++) await mapped.guard.recordCardOutcome({ ...ctx, clientIp: '203.0.113.77', declined: true });
+    for (const clientIp of ['203.0.113.77', '::ffff:203.0.113.77', '::FFFF:CB00:714D']) {
+      await expect(mapped.guard.checkCardPayment({ ...ctx, clientIp }), clientIp).to.be.rejected.and.eventually.have.property('code', 'blocked_by_security_policy');
+    }
+  });
+
+  it('an incident opened on a non-canonical spelling (before canonical forms) still blocks that address', async () => {
+    const world = guardWorld();
+    for (let i = 0; i < 10; i++) await world.guard.recordCardOutcome({ ...ctx, clientIp: '198.51.100.9', declined: true });
+    const [incident] = world.store.state.incidents.values();
+    // What the text-comparing version stored for a payer sent as `::ffff:198.51.100.9`: the hash of that text.
+    const formerHash = pseudonymize('client_ip', '::ffff:198.51.100.9', 'k');
+    world.store.state.incidents.set(incident!.id, { ...incident!, signal: { ...incident!.signal, valueHash: formerHash } });
+    await expect(world.guard.checkCardPayment({ ...ctx, clientIp: '198.51.100.9' })).to.be.rejected.and.eventually.have.property('code', 'blocked_by_security_policy');
+    await expect(world.guard.checkCardPayment({ ...ctx, clientIp: '::ffff:c633:6409' })).to.be.rejected.and.eventually.have.property('code', 'blocked_by_security_policy');
   });
 
   it('ignores attempts without an address or device', async () => {
