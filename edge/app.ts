@@ -16,6 +16,7 @@ import type { BearerAuthenticator, Principal } from './http/principal';
 import type { RateLimiter } from './http/rate-limiter';
 import type { ApiRequest, ApiResponse, RouteDefinition } from './http/route';
 import { compileValidator } from './http/validation';
+import { clientAddress, TrustedProxies } from './http/client-address';
 
 export interface EdgeDependencies {
   readonly routes: readonly RouteDefinition[];
@@ -26,6 +27,8 @@ export interface EdgeDependencies {
   readonly logger: Logger;
   readonly newRequestId: () => string;
   readonly now: () => Date;
+  /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For names the client (edge/http/client-address.ts); default none. */
+  readonly trustedProxies?: readonly string[];
 }
 
 interface EdgeState {
@@ -70,6 +73,7 @@ function writeResponse(ctx: Koa.Context, response: ApiResponse, fallbackStatus: 
 export function createEdgeApp(deps: EdgeDependencies): Koa {
   const app = new Koa();
   app.proxy = false;
+  const trustedProxies = TrustedProxies.parse(deps.trustedProxies ?? []);
   const routers = new RouterPerGroup();
 
   app.use(async (ctx, next) => {
@@ -122,7 +126,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         rawBody,
         principal,
         requestId: state.requestId,
-        ip: ctx.ip,
+        ip: clientAddress(ctx.socket.remoteAddress ?? '', ctx.headers['x-forwarded-for'], trustedProxies),
         headers: ctx.headers,
         get log() {
           return state.log;

@@ -10,7 +10,8 @@ import type { SessionLifecycle } from '../../application/identity/session-lifecy
 import type { Organization } from '../../domain/organization/organization';
 import type { User } from '../../domain/identity/user';
 import { HttpError } from '../http/errors';
-import type { RateLimiter } from '../http/rate-limiter';
+import { GuessThrottle } from '../http/guess-throttle';
+import type { AttemptCounter } from '../http/rate-limiter';
 import { defineRoute, type ApiRequest, type RateLimitRule, type RouteDefinition } from '../http/route';
 import {
   challengeResponse,
@@ -30,6 +31,7 @@ import {
   switchAccountSchema,
   verifySchema,
 } from './auth.schemas';
+import { DEFAULT_AUTH_LIMITS, type AuthLimitName, type AuthLimits } from './auth.limits';
 import { sessionOf } from './session.authenticator';
 
 export interface AuthRouteDeps {
@@ -40,32 +42,10 @@ export interface AuthRouteDeps {
   readonly resets: PasswordResetFlow;
   readonly recoveryCodes: RecoveryCodeManagement;
   readonly accounts: Accounts;
-  readonly rateLimiter: RateLimiter;
-  /** Limits per account (e-mail or user) and per address; defaults below. */
+  readonly rateLimiter: AttemptCounter;
+  /** Overrides of the limits by name (RATE_LIMITS); the rest keep DEFAULT_AUTH_LIMITS. */
   readonly limits?: Partial<AuthLimits>;
 }
-
-export interface AuthLimits {
-  readonly registerPerAddress: number;
-  readonly loginPerAccount: number;
-  readonly loginPerAddress: number;
-  readonly verifyPerAccount: number;
-  readonly verifyPerAddress: number;
-  readonly forgotPerAccount: number;
-  readonly forgotPerAddress: number;
-  readonly windowSeconds: number;
-}
-
-export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  registerPerAddress: 20,
-  loginPerAccount: 10,
-  loginPerAddress: 100,
-  verifyPerAccount: 10,
-  verifyPerAddress: 100,
-  forgotPerAccount: 5,
-  forgotPerAddress: 30,
-  windowSeconds: 15 * 60,
-};
 
 const TAG = 'Dashboard authentication';
 const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
@@ -104,29 +84,22 @@ const tokensBody = (tokens: TokenPair) => ({
 });
 
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
-  const limits = { ...DEFAULT_AUTH_LIMITS, ...deps.limits };
-  const window = limits.windowSeconds;
-  const perAddress = (name: string, points: number): RateLimitRule => ({ name, points, durationSeconds: window, key: (r) => r.ip || 'unknown' });
-
-  async function refundAccountAttempt(name: string, subject: string, points: number): Promise<void> {
-    await deps.rateLimiter.refund?.(`${name}:${subject}`, points, window);
-  }
-
-  async function limitAccount(name: string, subject: string, points: number): Promise<void> {
-    const verdict = await deps.rateLimiter.consume(`${name}:${subject}`, points, window);
-    if (!verdict.allowed) {
-      throw new HttpError('rate_limited', 'Too many attempts for this account; retry after the time in Retry-After', {
-        headers: { 'Retry-After': String(Math.max(1, verdict.retryAfterSeconds)) },
-      });
-    }
-  }
+  const limits: AuthLimits = { ...DEFAULT_AUTH_LIMITS, ...deps.limits };
+  const limit = (name: AuthLimitName) => ({ name, ...limits[name] });
+  const rule = (name: AuthLimitName, key: RateLimitRule['key']): RateLimitRule => ({
+    name, points: limits[name].points, durationSeconds: limits[name].windowSeconds, key,
+  });
+  const perAddress = (name: AuthLimitName) => rule(name, (r) => r.ip || 'unknown');
+  const passwordGuesses = new GuessThrottle(deps.rateLimiter, { perAddress: limit('auth.login.account_address'), perAccount: limit('auth.login.account') });
+  const codeGuesses = new GuessThrottle(deps.rateLimiter, { perAddress: limit('auth.mfa.verify.account_address'), perAccount: limit('auth.mfa.verify.account') });
+  const resetMails = limit('auth.forgot_password.email');
 
   return [
     defineRoute({
       method: 'post', path: '/v1/auth/register', operationId: 'register', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Create a company and its owner; returns an authenticator enrollment challenge (no session yet)',
       body: registerSchema,
-      rateLimits: [perAddress('auth-register-ip', limits.registerPerAddress)],
+      rateLimits: [perAddress('auth.register.address')],
       handler: async ({ body }) => {
         const result = await deps.register.execute(body);
         return {
@@ -144,15 +117,11 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'E-mail and password; returns a second-factor challenge, never session tokens',
       body: loginSchema,
       response: challengeResponse,
-      rateLimits: [
-        perAddress('auth-login-ip', limits.loginPerAddress),
-        { name: 'auth-login-account', points: limits.loginPerAccount, durationSeconds: window, key: emailKey },
-      ],
+      rateLimits: [perAddress('auth.login.address')],
       handler: async (request) => {
-        const result = await deps.login.execute(request.body);
-        // The account's limit counts wrong passwords only (a right one is given back): a user who signs in often
-        // is never locked out by their own sign-ins.
-        await refundAccountAttempt('auth-login-account', emailKey(request), limits.loginPerAccount);
+        // Wrong passwords are counted per (account, address) and per account, never so that a stranger's guesses
+        // refuse the owner's right password from an address that has not failed (GuessThrottle).
+        const result = await passwordGuesses.attempt(emailKey(request), request.ip, () => deps.login.execute(request.body));
         return { body: { challengeToken: result.challengeToken, stage: result.stage } };
       },
     }),
@@ -160,7 +129,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/mfa/status', operationId: 'mfaStatus', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Stage of a second-factor challenge',
       body: challengeSchema,
-      rateLimits: [perAddress('auth-mfa-status-ip', 300)],
+      rateLimits: [perAddress('auth.mfa.status.address')],
       handler: async ({ body }) => {
         const status = await deps.mfa.status(body.challengeToken);
         return { body: { stage: status.stage, expiresAt: status.expiresAt.toISOString() } };
@@ -171,7 +140,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Enroll an authenticator: a manual key, an otpauth URL and a locally generated QR code',
       body: challengeSchema,
       response: setupResponse,
-      rateLimits: [perAddress('auth-mfa-setup-ip', 100)],
+      rateLimits: [perAddress('auth.mfa.setup.address')],
       handler: async ({ body }) => ({ body: await deps.mfa.setup(body.challengeToken) }),
     }),
     defineRoute({
@@ -179,13 +148,11 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Confirm a TOTP code or a recovery code; returns tokens, or a new enrollment challenge after a recovery code',
       body: verifySchema,
       response: verifyResponse,
-      rateLimits: [perAddress('auth-verify-ip', limits.verifyPerAddress)],
-      handler: async ({ body }) => {
+      rateLimits: [perAddress('auth.mfa.verify.address')],
+      handler: async ({ body, ip }) => {
+        // Wrong codes are counted like wrong passwords: per (user, address) and per user (GuessThrottle).
         const subject = await deps.mfa.subject(body.challengeToken);
-        if (subject) await limitAccount('auth-verify-account', subject, limits.verifyPerAccount);
-        const result = await deps.mfa.verify(body);
-        // Wrong codes count against the account; a verification that succeeds is given back.
-        if (subject) await refundAccountAttempt('auth-verify-account', subject, limits.verifyPerAccount);
+        const result = subject ? await codeGuesses.attempt(subject, ip, () => deps.mfa.verify(body)) : await deps.mfa.verify(body);
         if (result.kind === 'enroll') return { body: { challengeToken: result.challengeToken, stage: result.stage } };
         return { body: { ...tokensBody(result), ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) } };
       },
@@ -195,7 +162,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'New token pair; the refresh token is rotated on every use and a reused one ends the session',
       body: refreshSchema,
       response: tokenPairResponse,
-      rateLimits: [perAddress('auth-refresh-ip', 300)],
+      rateLimits: [perAddress('auth.refresh.address')],
       handler: async ({ body }) => ({ body: tokensBody(await deps.sessions.refresh(body.refreshToken)) }),
     }),
     defineRoute({
@@ -279,7 +246,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/mfa/recovery-codes', operationId: 'regenerateRecoveryCodes', tag: TAG, auth: 'session', successStatus: 201,
       summary: 'New recovery codes (shown once); the previous ones stop working',
       body: regenerateRecoveryCodesSchema,
-      rateLimits: [{ name: 'auth-recovery-codes-user', points: limits.verifyPerAccount, durationSeconds: window, key: (r) => r.principal?.userId ?? null }],
+      rateLimits: [rule('auth.recovery_codes.user', (r) => r.principal?.userId ?? null)],
       handler: async ({ principal, body }) => {
         const result = await deps.recoveryCodes.regenerate(sessionOf(principal).userId, body.currentPassword, body.mfaCode);
         return { body: { recoveryCodes: result.recoveryCodes, available: result.recoveryCodes.length } };
@@ -290,11 +257,16 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Send a reset link if the e-mail has an account; the answer never tells',
       body: forgotPasswordSchema,
       rateLimits: [
-        perAddress('auth-forgot-ip', limits.forgotPerAddress),
-        { name: 'auth-forgot-account', points: limits.forgotPerAccount, durationSeconds: window, key: emailKey },
+        perAddress('auth.forgot_password.address'),
+        rule('auth.forgot_password.email_address', (r) => `${emailKey(r)}:${r.ip || 'unknown'}`),
       ],
-      handler: async ({ body }) => {
-        await deps.resets.forgotPassword(body.email);
+      handler: async (request) => {
+        // Requests are refused per (e-mail, address), so a stranger's requests never refuse the owner's. What is
+        // capped per e-mail is the mail sent, silently: past the cap nothing is sent and no link is voided, so the
+        // owner's inbox keeps the last link (valid 30 minutes, longer than the window), and the answer is the same
+        // whether or not the e-mail has an account.
+        const mail = await deps.rateLimiter.consume(`${resetMails.name}:${emailKey(request)}`, resetMails.points, resetMails.windowSeconds);
+        if (mail.allowed) await deps.resets.forgotPassword(request.body.email);
         return { body: { accepted: true } };
       },
     }),
@@ -302,7 +274,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/password-reset/check', operationId: 'checkPasswordReset', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Whether a reset link is still valid, without consuming it',
       body: resetCheckSchema,
-      rateLimits: [perAddress('auth-reset-check-ip', 100)],
+      rateLimits: [perAddress('auth.password_reset_check.address')],
       handler: async ({ body }) => {
         const result = await deps.resets.check(body.resetToken);
         return { body: { valid: result.valid, expiresAt: result.expiresAt?.toISOString() ?? null } };
@@ -312,7 +284,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/reset-password', operationId: 'resetPassword', tag: TAG, auth: 'none', successStatus: 201,
       summary: 'Set a new password with a reset link (single use, 30 minutes); ends sessions in every account',
       body: resetPasswordSchema,
-      rateLimits: [perAddress('auth-reset-ip', 50)],
+      rateLimits: [perAddress('auth.reset_password.address')],
       handler: async ({ body }) => {
         await deps.resets.reset(body.resetToken, body.newPassword);
         return { body: { passwordReset: true } };

@@ -3,6 +3,9 @@
  * (contract.md section 1). Nothing else in the code base reads process.env.
  */
 import path from 'node:path';
+import { TrustedProxies } from '../../edge/http/client-address';
+import type { AuthLimits } from '../../edge/routes/auth.limits';
+import { parseRateLimitOverrides } from './rate-limit-overrides';
 
 export type Deployment = 'local' | 'production';
 
@@ -49,6 +52,12 @@ export interface Config {
   readonly coreNotificationsHost: string;
   /** How long a payment may stay processing without its request before recovery takes over; null: 2 x deadline + 5 s. */
   readonly paymentRecoveryGraceMs: number | null;
+  /** On SIGTERM, how long requests in flight may run before they are cut (contract.md 8). */
+  readonly shutdownGraceMs: number;
+  /** TRUSTED_PROXIES: CIDRs of the reverse proxies whose X-Forwarded-For is believed (contract.md 8); empty: none. */
+  readonly trustedProxies: readonly string[];
+  /** RATE_LIMITS: the dashboard limits an operator overrides by name (docs/auth.md); the rest keep their defaults. */
+  readonly rateLimits: Partial<AuthLimits>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -90,6 +99,25 @@ function parseAdapters(raw: string | undefined): Array<{ slug: string; address: 
     });
 }
 
+/** Runs a parser whose errors are one sentence, as a ConfigError so start-up refuses with that sentence. */
+function parsed<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseTrustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    TrustedProxies.parse(entries);
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_PROXIES entry ${(error as Error).message}`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const deployment = (env.DEPLOYMENT ?? 'local') as Deployment;
   if (deployment !== 'local' && deployment !== 'production') throw new ConfigError('DEPLOYMENT must be local or production');
@@ -124,6 +152,9 @@ export function loadConfig(env: Env = process.env): Config {
     coreNotificationsPort: optional(env, 'CORE_NOTIFICATIONS_PORT') === null ? null : integer(env, 'CORE_NOTIFICATIONS_PORT', 0),
     coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
     paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000),
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    rateLimits: parsed(() => parseRateLimitOverrides(env.RATE_LIMITS)),
   };
 }
 

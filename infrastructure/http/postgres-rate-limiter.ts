@@ -1,12 +1,12 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiter } from '../../edge/http/rate-limiter';
+import type { AttemptCounter, CountedVerdict } from '../../edge/http/rate-limiter';
 import type { Orm } from '../persistence/orm';
 
 /**
  * Rate limits in PostgreSQL (rate-limiter-flexible), so every edge process shares the same counters.
  * The table is created by the foundation migration. One limiter per (points, duration) pair.
  */
-export class PostgresRateLimiter implements RateLimiter {
+export class PostgresRateLimiter implements AttemptCounter {
   private readonly limiters = new Map<string, RateLimiterPostgres>();
 
   constructor(private readonly orm: Orm) {}
@@ -30,13 +30,14 @@ export class PostgresRateLimiter implements RateLimiter {
     return limiter;
   }
 
-  async consume(key: string, points: number, durationSeconds: number): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  async consume(key: string, points: number, durationSeconds: number): Promise<CountedVerdict> {
     try {
-      await this.limiter(points, durationSeconds).consume(key, 1);
-      return { allowed: true, retryAfterSeconds: 0 };
+      const held = await this.limiter(points, durationSeconds).consume(key, 1);
+      return { allowed: true, retryAfterSeconds: 0, consumedPoints: held.consumedPoints, resetsInSeconds: Math.ceil(held.msBeforeNext / 1000) };
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.ceil(rejection.msBeforeNext / 1000) };
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const resetsInSeconds = Math.ceil(rejection.msBeforeNext / 1000);
+      return { allowed: false, retryAfterSeconds: resetsInSeconds, consumedPoints: rejection.consumedPoints, resetsInSeconds };
     }
   }
 

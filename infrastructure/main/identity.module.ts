@@ -11,7 +11,7 @@ import { SessionLifecycle } from '../../application/identity/session-lifecycle';
 import { SecurityGuard } from '../../application/security/security-guard';
 import { SecurityIncidents } from '../../application/security/security-incidents';
 import { apiKeyRoutes } from '../../edge/routes/api-keys.routes';
-import { authRoutes, type AuthLimits } from '../../edge/routes/auth.routes';
+import { authRoutes } from '../../edge/routes/auth.routes';
 import { securityRoutes } from '../../edge/routes/security.routes';
 import { sessionAuthenticator } from '../../edge/routes/session.authenticator';
 import type { Mailer } from '../../domain/ports/mailer';
@@ -54,7 +54,6 @@ export async function createOwnerFromCli(core: Core, organizationId: string, fla
 /** Test and tuning hooks of the identity module (production uses the defaults). */
 export interface IdentityModuleOptions {
   readonly mailer?: Mailer;
-  readonly limits?: Partial<AuthLimits>;
   readonly housekeepingIntervalMs?: number;
 }
 
@@ -132,7 +131,7 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
             recoveryCodes: new RecoveryCodeManagement(deps),
             accounts,
             rateLimiter: core.rateLimiter,
-            limits: options.limits,
+            limits: core.config.rateLimits,
           }),
           ...apiKeyRoutes({ create: core.apiKeys.create, repository: core.apiKeys.repository, transactor: core.transactor, clock: core.clock }),
           ...securityRoutes({ guard, incidents }),

@@ -6,6 +6,7 @@
  *   migrate        applies pending migrations and exits
  *   connector <slug>  runs one connector adapter as its own gRPC server (see connector-process.ts)
  */
+import { ConfigError } from '../config/config';
 import { assembleService } from './service';
 import { openInfrastructure } from './bootstrap';
 import { MODULES } from './modules';
@@ -38,9 +39,18 @@ async function main(argv: string[]): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await service.stop();
-    await infrastructure.close();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining');
+    // The drain is bounded by SHUTDOWN_GRACE_MS; a worker or connection that hangs after it must not keep the process.
+    setTimeout(() => {
+      logger.warn('shutdown did not finish in time; exiting');
+      process.exit(0);
+    }, config.shutdownGraceMs + 5_000).unref();
+    try {
+      await service.stop();
+      await infrastructure.close();
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down');
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -63,6 +73,7 @@ async function printFirstRunHint(infrastructure: Awaited<ReturnType<typeof openI
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  console.error(error);
+  // A setting the operator got wrong is one sentence naming it, not a stack trace.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -84,6 +84,7 @@ export async function assembleService(
     logger: core.logger,
     newRequestId: () => core.ids.next('req_'),
     now: () => core.clock.now(),
+    trustedProxies: core.config.trustedProxies,
   });
 
   const runningWorkers: Array<{ stop(): Promise<void> }> = [];

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
-import { createOwnerFromCli, identityModule } from '../../../infrastructure/main/identity.module';
-import { MODULES } from '../../../infrastructure/main/modules';
+import { createOwnerFromCli } from '../../../infrastructure/main/identity.module';
 import { entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { purgeIdentityLeftovers } from '../../../infrastructure/persistence/identity-housekeeping';
 import type { Transaction } from '../../../domain/ports/transactor';
@@ -23,7 +22,8 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       clock,
       transport: 'in-process',
       config: { smtpUrl, authEmailEnabled: true },
-      modules: MODULES.map((m) => (m.name === 'identity' ? identityModule({ limits: { registerPerAddress: 1000, loginPerAddress: 1000, verifyPerAddress: 1000 } }) : m)),
+      // Wrong codes per (user, address) are raised so the challenge's own lock (5 wrong codes) shows through.
+      env: { RATE_LIMITS: 'auth.register.address=1000/15m,auth.login.address=1000/15m,auth.mfa.verify.address=1000/15m,auth.mfa.verify.account_address=1000/15m' },
     });
     api = new ApiClient(service.url);
   });

@@ -2,8 +2,6 @@ import chai, { expect } from 'chai';
 import chaiAsPromised from 'chai-as-promised';
 import type { SecurityGuard } from '../../../application/security/security-guard';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
-import { identityModule } from '../../../infrastructure/main/identity.module';
-import { MODULES } from '../../../infrastructure/main/modules';
 import { ApiClient } from '../../support/api-client';
 import { SmtpSink } from '../../support/smtp-sink';
 import { startTestService, type TestService } from '../../support/test-service';
@@ -27,7 +25,7 @@ describe('account security: card testing incidents (REST, PostgreSQL, SMTP sink)
       clock,
       transport: 'in-process',
       config: { smtpUrl, authEmailEnabled: true },
-      modules: MODULES.map((m) => (m.name === 'identity' ? identityModule({ limits: { registerPerAddress: 1000 } }) : m)),
+      env: { RATE_LIMITS: 'auth.register.address=1000/15m' },
     });
     api = new ApiClient(service.url);
     guard = service.core.services.get<SecurityGuard>('securityGuard');
