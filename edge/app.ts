@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Logger } from 'pino';
 import { DomainError, isTransientRefusal } from '../domain/shared/domain-error';
 import { isDependencyUnavailable } from '../domain/shared/dependency-unavailable';
-import { parseJsonBody, readRawBody } from './http/body';
+import { JSON_BODY_TYPES, parseJsonBody, readRawBody } from './http/body';
 import { statusForCode } from './http/error-status';
 import { HttpError, errorBody } from './http/errors';
 import { IDEMPOTENCY_LOCK_MS, requestFingerprint, type IdempotencyStore } from './http/idempotency';
@@ -17,6 +17,8 @@ import type { RateLimiter } from './http/rate-limiter';
 import type { ApiRequest, ApiResponse, RouteDefinition } from './http/route';
 import { compileValidator } from './http/validation';
 import { clientAddress, TrustedProxies } from './http/client-address';
+import { securityHeaders } from './http/security-headers';
+import { refuseUnstorablePathParameters, refuseUnstorableText } from './http/text-hygiene';
 
 export interface EdgeDependencies {
   readonly routes: readonly RouteDefinition[];
@@ -76,6 +78,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
   const trustedProxies = TrustedProxies.parse(deps.trustedProxies ?? []);
   const routers = new RouterPerGroup();
 
+  app.use(securityHeaders());
   app.use(async (ctx, next) => {
     const state = ctx.state as EdgeState;
     state.requestId = deps.newRequestId();
@@ -109,10 +112,18 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
     routers.for(route.path)[route.method](route.path, async (ctx) => {
       const state = ctx.state as EdgeState;
       const principal = await authenticate(route, ctx, deps.authenticators);
+      // Before anything reads the input: text the database cannot store is refused here, for every route.
+      refuseUnstorablePathParameters(ctx.params as Record<string, string>);
 
       const hasBody = route.method !== 'get' && route.method !== 'delete';
       const rawBody = hasBody ? await readRawBody(ctx.req) : '';
+      // Only a body that is sent must say it is JSON: bodiless POSTs (capture, void, logout) send no Content-Type.
+      if (rawBody.length > 0 && !ctx.is(JSON_BODY_TYPES)) {
+        throw new HttpError('unsupported_media_type', 'Send the request body as JSON, with Content-Type: application/json', { param: 'header.Content-Type' });
+      }
       let body: unknown = hasBody ? parseJsonBody(rawBody) : undefined;
+      refuseUnstorableText(body, 'body');
+      refuseUnstorableText(ctx.query, 'query');
       if (validateBody) body = validateBody(body);
       else if (hasBody && body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0)) {
         if (route.auth !== 'custom') throw new HttpError('validation_failed', 'This operation takes no request body', { param: 'body' });
