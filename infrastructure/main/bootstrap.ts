@@ -36,7 +36,7 @@ export async function openDatabase(config: Config, logger: Logger, joinRunning =
       await orm.em.fork({ useContext: false }).execute('select 1');
       return { orm, embedded: null };
     } catch {
-      url = null; // a stale port file from a service that did not stop cleanly
+      url = null; // a stale socket announcement from a service that did not stop cleanly
     }
   }
   if (!url) {

@@ -144,7 +144,7 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections = 8)
   makePrivateDirectory(directory);
   acquireLock(dataDir);
   let db: Awaited<ReturnType<typeof PGlite.create>> | undefined;
-  let server: InstanceType<typeof PGLiteSocketServer>;
+  let server: InstanceType<typeof PGLiteSocketServer> | undefined;
   let socket: { directory: string; temporary: boolean } | undefined;
   try {
     socket = privateSocketDirectory(dataDir);
@@ -155,11 +155,13 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections = 8)
     await server.start();
     fs.chmodSync(socketPath, 0o600);
   } catch (error) {
+    await server?.stop().catch(() => undefined);
     await db?.close().catch(() => undefined);
     if (socket?.temporary) fs.rmSync(socket.directory, { recursive: true, force: true });
     fs.rmSync(lockFile(dataDir), { force: true });
     throw error;
   }
+  const [database, listening] = [db, server];
   const { directory: socketDirectory, temporary } = socket;
   fs.writeFileSync(embeddedSocketAnnouncement(dataDir), socketDirectory, { mode: 0o600 });
   return {
@@ -167,8 +169,8 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections = 8)
     socketPath: socketFileIn(socketDirectory),
     async stop() {
       fs.rmSync(embeddedSocketAnnouncement(dataDir), { force: true });
-      await server.stop();
-      await db!.close();
+      await listening.stop();
+      await database.close();
       if (temporary) fs.rmSync(socketDirectory, { recursive: true, force: true });
       fs.rmSync(lockFile(dataDir), { force: true });
     },
