@@ -89,7 +89,7 @@ describe('REST edge input hygiene and response headers (real PostgreSQL)', () =>
           body: new TextEncoder().encode(json),
         });
         expect(response.status, String(type)).to.equal(415);
-        const body = await response.json();
+        const body = (await response.json()) as { error: Record<string, unknown> };
         expect(body.error).to.include({ code: 'unsupported_media_type', param: 'header.Content-Type' });
         expect(body.error.requestId).to.equal(response.headers.get('request-id'));
       }
