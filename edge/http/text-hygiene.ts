@@ -1,7 +1,7 @@
 /**
  * Text the database cannot store is refused at the edge, whatever the route. PostgreSQL's text and jsonb refuse a NUL
  * character (U+0000) and an unpaired UTF-16 surrogate (U+D800-U+DFFF alone, which is not UTF-8 at all): the statement
- * fails (22P05, 22021, 08P01) and the request became a 500, or worse, left its Idempotency-Key in flight. JSON.parse
+ * fails (22021, 22P02, 22P05, 08P01) and the request became a 500, or worse, left its Idempotency-Key in flight. JSON.parse
  * turns the escapes "\u0000" and "\ud800" into such strings, and a percent-decoded path or query turns %00 into a NUL
  * (invalid UTF-8 such as %ED%A0%80 decodes to U+FFFD in a query and stays undecoded in a path, both storable).
  * Header values cannot carry either: Node's parser refuses a NUL in a header and reads the rest as Latin-1.
