@@ -13,6 +13,7 @@ import type { ConnectorKind } from '../../domain/ports/connector-description';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
+import { openSealedText, sealText } from '../crypto/sealed-text';
 import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
 
 /** About one recorded call in this many trims the account's call history. */
@@ -44,7 +45,18 @@ function sealContext(row: { id: string; organization_id: string; environment: st
   return `connector_account:${row.id}:${row.organization_id}:${row.environment}`;
 }
 
-/** SQL repository of connector accounts; credentials are sealed on write and opened on read, never stored clear. */
+/**
+ * Associated data of the sealed inbound-notice token: it authenticates a bank's notices to this account alone, and the
+ * account's webhookUrl shows it, so it is sealed (not hashed) and opened on read.
+ */
+export function webhookTokenContext(accountId: string): string {
+  return `connector_account_webhook_token:${accountId}`;
+}
+
+/**
+ * SQL repository of connector accounts; credentials and the inbound-notice token are sealed on write and opened on
+ * read, never stored clear.
+ */
 export class SqlConnectorAccountRepository implements ConnectorAccountRepository {
   constructor(private readonly cipher: CredentialCipher) {}
 
@@ -63,7 +75,7 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
       config: typeof row.config === 'string' ? (JSON.parse(row.config) as Record<string, unknown>) : row.config,
       costBasisPoints: row.cost_basis_points === null ? null : Number(row.cost_basis_points),
       enabled: row.enabled,
-      webhookToken: row.webhook_token,
+      webhookToken: openSealedText(this.cipher, row.webhook_token, webhookTokenContext(row.id)),
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
@@ -79,7 +91,7 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     );
     return [
       s.id, s.organizationId, s.environment, s.connectorSlug, s.kind, s.name, sealed.keyId, sealed.ciphertext, JSON.stringify(s.config),
-      s.costBasisPoints, s.enabled, s.webhookToken, s.createdAt, s.updatedAt, s.deletedAt,
+      s.costBasisPoints, s.enabled, sealText(this.cipher, s.webhookToken, webhookTokenContext(s.id)), s.createdAt, s.updatedAt, s.deletedAt,
     ];
   }
 
@@ -93,11 +105,11 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
 
   /** Re-seals with the current key on every write, so rotation completes as accounts are touched. */
   async update(tx: Transaction, account: ConnectorAccount): Promise<void> {
-    const [id, , , , , name, keyId, ciphertext, config, cost, enabled, , , updatedAt, deletedAt] = this.values(account);
+    const [id, , , , , name, keyId, ciphertext, config, cost, enabled, webhookToken, , updatedAt, deletedAt] = this.values(account);
     await entityManager(tx).execute(
       `update connector_accounts set name = ?, credentials_key_id = ?, credentials_ciphertext = ?, config = ?::jsonb,
-         cost_basis_points = ?, enabled = ?, updated_at = ?, deleted_at = ? where id = ?`,
-      [name, keyId, ciphertext, config, cost, enabled, updatedAt, deletedAt, id],
+         cost_basis_points = ?, enabled = ?, webhook_token = ?, updated_at = ?, deleted_at = ? where id = ?`,
+      [name, keyId, ciphertext, config, cost, enabled, webhookToken, updatedAt, deletedAt, id],
     );
     await announceAccountsChanged(tx, account);
   }
@@ -126,8 +138,9 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
       [id],
     );
     const row = rows[0];
-    if (!row || !timingSafeEqualText(row.webhook_token, token)) return null;
-    return this.fromRow(row);
+    if (!row) return null;
+    const account = this.fromRow(row);
+    return timingSafeEqualText(account.state.webhookToken, token) ? account : null;
   }
 
   /**
@@ -138,8 +151,8 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     const em = entityManager(tx);
     let total = 0;
     for (;;) {
-      const rows = await em.execute<Array<Pick<AccountRow, 'id' | 'organization_id' | 'environment' | 'credentials_key_id' | 'credentials_ciphertext'>>>(
-        `select id, organization_id, environment, credentials_key_id, credentials_ciphertext from connector_accounts
+      const rows = await em.execute<Array<Pick<AccountRow, 'id' | 'organization_id' | 'environment' | 'credentials_key_id' | 'credentials_ciphertext' | 'webhook_token'>>>(
+        `select id, organization_id, environment, credentials_key_id, credentials_ciphertext, webhook_token from connector_accounts
          where credentials_key_id <> ? order by id limit ? for update`,
         [this.cipher.currentKeyId, batchSize],
       );
@@ -147,9 +160,12 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
       for (const row of rows) {
         const plaintext = this.cipher.open({ keyId: row.credentials_key_id, ciphertext: row.credentials_ciphertext }, sealContext(row));
         const sealed = this.cipher.seal(plaintext, sealContext(row));
-        await em.execute(`update connector_accounts set credentials_key_id = ?, credentials_ciphertext = ? where id = ?`, [
+        // The notice token is sealed by every write with the credentials, so it moves to the current key with them.
+        const token = sealText(this.cipher, openSealedText(this.cipher, row.webhook_token, webhookTokenContext(row.id)), webhookTokenContext(row.id));
+        await em.execute(`update connector_accounts set credentials_key_id = ?, credentials_ciphertext = ?, webhook_token = ? where id = ?`, [
           sealed.keyId,
           sealed.ciphertext,
+          token,
           row.id,
         ]);
       }

@@ -22,6 +22,7 @@ import { Migration20261126000200Flows } from './Migration20261126000200Flows';
 import { Migration20261127000100Recipients } from './Migration20261127000100Recipients';
 import { Migration20261127000200PaymentIdempotencyKeys } from './Migration20261127000200PaymentIdempotencyKeys';
 import { Migration20261128000100SealSecretsAtRest } from './Migration20261128000100SealSecretsAtRest';
+import { Migration20261128000200SealConnectorWebhookTokens } from './Migration20261128000200SealConnectorWebhookTokens';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -43,4 +44,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000100Recipients', class: Migration20261127000100Recipients },
   { name: 'Migration20261127000200PaymentIdempotencyKeys', class: Migration20261127000200PaymentIdempotencyKeys },
   { name: 'Migration20261128000100SealSecretsAtRest', class: Migration20261128000100SealSecretsAtRest },
+  { name: 'Migration20261128000200SealConnectorWebhookTokens', class: Migration20261128000200SealConnectorWebhookTokens },
 ];

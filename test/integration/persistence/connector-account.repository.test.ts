@@ -67,6 +67,17 @@ describe('connector account repository (PostgreSQL): sealed credentials and key 
     expect(accounts.map((a) => a.state.credentials.merchantId)).to.deep.equal(['m-ca_r1', 'm-ca_r2']);
   });
 
+  it('stores the inbound-notice token sealed, and still finds the account by it (and by nothing else)', async () => {
+    const repo = new SqlConnectorAccountRepository(new AesGcmCredentialCipher([keyB]));
+    await run((tx) => repo.insert(tx, account('ca_tok')));
+    const [row] = await orm.em.fork({ useContext: false }).execute<Array<{ webhook_token: string }>>(`select webhook_token from connector_accounts where id = 'ca_tok'`);
+    expect(row!.webhook_token).to.match(/^sealed:/).and.not.contain('tok-ca_tok');
+    expect((await run((tx) => repo.findById(tx, scope, 'ca_tok')))!.state.webhookToken).to.equal('tok-ca_tok');
+    expect((await run((tx) => repo.findByWebhookToken(tx, 'ca_tok', 'tok-ca_tok')))?.id).to.equal('ca_tok');
+    expect(await run((tx) => repo.findByWebhookToken(tx, 'ca_tok', 'tok-ca_other'))).to.equal(null);
+    expect(await run((tx) => repo.findByWebhookToken(tx, 'ca_tok', row!.webhook_token)), 'the stored form is no token').to.equal(null);
+  });
+
   it('does not open a ciphertext copied onto another row', async () => {
     const repo = new SqlConnectorAccountRepository(new AesGcmCredentialCipher([keyB]));
     await run(async (tx) => {
