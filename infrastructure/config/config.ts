@@ -52,6 +52,8 @@ export interface Config {
   readonly coreNotificationsHost: string;
   /** How long a payment may stay processing without its request before recovery takes over; null: 2 x deadline + 5 s. */
   readonly paymentRecoveryGraceMs: number | null;
+  /** On SIGTERM, how long requests in flight may run before they are cut (contract.md 8). */
+  readonly shutdownGraceMs: number;
   /** TRUSTED_PROXIES: CIDRs of the reverse proxies whose X-Forwarded-For is believed (contract.md 8); empty: none. */
   readonly trustedProxies: readonly string[];
   /** RATE_LIMITS: the dashboard limits an operator overrides by name (docs/auth.md); the rest keep their defaults. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     coreNotificationsPort: optional(env, 'CORE_NOTIFICATIONS_PORT') === null ? null : integer(env, 'CORE_NOTIFICATIONS_PORT', 0),
     coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
     paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000),
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     rateLimits: parsed(() => parseRateLimitOverrides(env.RATE_LIMITS)),
   };

@@ -39,9 +39,18 @@ async function main(argv: string[]): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await service.stop();
-    await infrastructure.close();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining');
+    // The drain is bounded by SHUTDOWN_GRACE_MS; a worker or connection that hangs after it must not keep the process.
+    setTimeout(() => {
+      logger.warn('shutdown did not finish in time; exiting');
+      process.exit(0);
+    }, config.shutdownGraceMs + 5_000).unref();
+    try {
+      await service.stop();
+      await infrastructure.close();
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down');
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -12,7 +12,9 @@ import { docsRoutes } from '../../edge/routes/docs.routes';
 import { healthRoutes } from '../../edge/routes/health.routes';
 import type { RouteDefinition } from '../../edge/http/route';
 import packageJson from '../../package.json';
+import { errorBody } from '../../edge/http/errors';
 import type { Core } from './core';
+import { DrainingHttpServer } from './draining-http-server';
 import type { ModuleDefinition, ModuleInstance, ReadinessCheck } from './module';
 
 export interface ServiceRoles {
@@ -97,10 +99,12 @@ export async function assembleService(
   // Consumers subscribe before the relay starts, so embedded mode's in-process stream has its readers.
   core.relay.start();
 
+  let edge: DrainingHttpServer | null = null;
   let server: http.Server | null = null;
   let url: string | null = null;
   if (roles.edge && listen) {
-    server = http.createServer(app.callback());
+    edge = new DrainingHttpServer(app.callback(), (response) => refuseWhileDraining(response, core.ids.next('req_')));
+    server = edge.server;
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
@@ -117,9 +121,9 @@ export async function assembleService(
     modules,
     url,
     async stop() {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      // Requests in flight finish first (contract.md 8): they still need the relay, the change feed and the modules.
+      if (edge && !(await edge.drain(core.config.shutdownGraceMs))) {
+        core.logger.warn({ graceMs: core.config.shutdownGraceMs }, 'requests still running after SHUTDOWN_GRACE_MS were cut');
       }
       await core.relay.stop();
       await core.changes.stop();
@@ -127,4 +131,11 @@ export async function assembleService(
       for (const module of [...modules].reverse()) await module.stop?.().catch(() => undefined);
     },
   };
+}
+
+/** A request that reached a draining process (on a connection opened before): retry it, on a new connection. */
+function refuseWhileDraining(response: http.ServerResponse, requestId: string): void {
+  const body = errorBody('service_unavailable', 'This instance is shutting down; retry the request', requestId);
+  response.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'Request-Id': requestId });
+  response.end(JSON.stringify(body));
 }
