@@ -11,8 +11,9 @@ const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED',
 /**
  * SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01 admin_shutdown, 57P02 crash_shutdown,
  * 57P03 cannot_connect_now (starting up, in recovery), 57P05 idle_session_timeout, 53300 too_many_connections.
+ * Not 08P01 protocol_violation: what a statement sent (text PostgreSQL cannot store) caused it, not an outage.
  */
-const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1235]|53300)$/;
+const UNAVAILABLE_SQLSTATE = /^(08(?!P01)[0-9A-Z]{3}|57P0[1235]|53300)$/;
 
 /** pg's messages for a connection lost without an errno (the server closed it, or the client gave up on it); MikroORM puts the statement first. */
 const LOST_CONNECTION = /(Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Client was closed)/;

@@ -34,6 +34,7 @@ describe('database unavailability: which driver failures mean the database canno
     ['a unique violation', new UniqueConstraintViolationException(Object.assign(new Error('insert ... - duplicate key'), { code: '23505' }))],
     ['a serialization failure (retried by its unit, not the database being down)', sqlState('40001')],
     ['a lease lost (the service\'s own SQLSTATE)', sqlState('PL001')],
+    ['a protocol violation (08P01: what the statement sent, e.g. a NUL in text)', sqlState('08P01')],
     ['a bug', new TypeError('x is undefined')],
     ['not an error', 'ECONNRESET'],
   ];
