@@ -32,15 +32,24 @@ export class ReconcileUnknownAttempts {
    * deadline; each task holds its own lease); returns how many reached a final status.
    */
   async run(batch = 20): Promise<number> {
-    const now = this.deps.clock.now();
-    const leaseOwner = this.deps.ids.next('rcn_');
-    const tasks = await this.deps.transactor.run((tx) =>
-      this.recovery.store.claimReconciliations(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs * 2), limit: batch }),
-    );
+    const tasks = await this.claim(batch);
     return countDone(tasks.map((task) => this.reconcile(task)));
   }
 
-  private async reconcile(task: ReconciliationTask): Promise<boolean> {
+  /**
+   * Leases up to `limit` due tasks, newest money first (the most recent double charge is the one a cardholder is
+   * about to notice), for a worker that keeps a bounded number in flight and claims again as each one ends.
+   */
+  async claim(limit: number): Promise<ReconciliationTask[]> {
+    const now = this.deps.clock.now();
+    const leaseOwner = this.deps.ids.next('rcn_');
+    return this.deps.transactor.run((tx) =>
+      this.recovery.store.claimReconciliations(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs * 2), limit }),
+    );
+  }
+
+  /** Works one claimed task; true when it reached a final status. */
+  async reconcile(task: ReconciliationTask): Promise<boolean> {
     const tries = task.tries + 1;
     const outcome = await this.resolve(task);
     const now = this.deps.clock.now();

@@ -38,14 +38,24 @@ export class RecoverStuckPayments {
 
   /** Claims and resolves up to `batch` stuck payments; returns how many this call resolved. */
   async run(batch = 20): Promise<number> {
-    const now = this.deps.clock.now();
-    const leaseOwner = this.deps.ids.next('rcv_');
-    const claimed = await this.deps.transactor.run((tx) =>
-      this.recovery.store.claimExpired(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs), limit: batch }),
-    );
+    const claimed = await this.claim(batch);
     // Concurrently: each payment holds its own lease, and the lease of the last one of a batch worked one by one could
     // run out while the others wait for their acquirers' deadlines.
-    return countDone(claimed.map(async (routing) => (await this.resolve(routing)) === 'resolved'));
+    return countDone(claimed.map((routing) => this.recover(routing)));
+  }
+
+  /** Leases up to `limit` stuck payments, newest money first, for a worker that works each as a task of its own. */
+  async claim(limit: number): Promise<InFlightRouting[]> {
+    const now = this.deps.clock.now();
+    const leaseOwner = this.deps.ids.next('rcv_');
+    return this.deps.transactor.run((tx) =>
+      this.recovery.store.claimExpired(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.recovery.graceMs), limit }),
+    );
+  }
+
+  /** Resolves one claimed payment; true when this call recorded its outcome. */
+  async recover(routing: InFlightRouting): Promise<boolean> {
+    return (await this.resolve(routing)) === 'resolved';
   }
 
   private async resolve(routing: InFlightRouting): Promise<RecoveryResult> {

@@ -26,11 +26,19 @@ export class SettlePendingOperations {
    * claim); returns how many were settled (recorded or refused by the acquirer).
    */
   async run(batch = 20): Promise<number> {
-    const due = await this.deps.transactor.read((tx) => this.deps.payments.findUnsettledOperations(tx, this.deps.clock.now(), batch));
-    return countDone(due.map((operation) => this.settle(operation)));
+    return countDone((await this.due(batch)).map((operation) => this.settle(operation)));
   }
 
-  private async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {
+  /**
+   * Up to `limit` due operations, newest money first. Read, not claimed: `settle` takes each one's claim, so a
+   * worker must not start the same operation twice at once (the task-pool worker keys tasks by operation id).
+   */
+  async due(limit: number): Promise<UnsettledOperation[]> {
+    return this.deps.transactor.read((tx) => this.deps.payments.findUnsettledOperations(tx, this.deps.clock.now(), limit));
+  }
+
+  /** Settles one due operation; true when it was recorded or refused by the acquirer. */
+  async settle({ scope, paymentId, intent }: UnsettledOperation): Promise<boolean> {
     const settleTries = (intent.settleTries ?? 0) + 1;
     // The merchant's failed request already waited 30 s: the worker's own retries wait 1 min, 2 min ... up to 1 hour.
     const schedule: SettlementSchedule = { settleTries, settleAfter: new Date(this.deps.clock.now().getTime() + retryBackoffMs(settleTries)) };

@@ -35,6 +35,7 @@ import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { Core } from './core';
 import { periodicWorker, type BackgroundWorker, type ModuleDefinition, type ModuleInstance } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
+import { taskPoolWorker } from './task-pool-worker';
 
 export interface PaymentsModuleOptions {
   /** Wraps the connector access (tests inject faults on chosen accounts). */
@@ -52,8 +53,13 @@ export interface PaymentsModuleOptions {
    * the connector deadline + 1 s (a live request must never lose its payment).
    */
   readonly recoveryGraceMs?: number;
-  /** How often the recovery worker looks for stuck payments, due reconciliations and pending operations (default 5 s). */
+  /**
+   * How often the recovery, reconciliation and settlement workers look for due tasks while they found none (default
+   * 5 s); a worker whose task ends claims the next one at once.
+   */
   readonly recoveryScanIntervalMs?: number;
+  /** Tasks each of the three workers keeps in flight (default 8). */
+  readonly recoveryConcurrency?: number;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
@@ -96,24 +102,41 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     core.services.provide('paymentRecovery', recoverStuck);
     core.services.provide('attemptReconciliation', reconcile);
     core.services.provide('operationSettlement', settle);
-    const recoveryWorker = periodicWorker(
-      'payment-recovery',
-      options.recoveryScanIntervalMs ?? 5_000,
-      // Each scan runs even when the one before it failed.
-      () =>
-        recoverStuck
-          .run()
-          .catch((error) => core.logger.error({ err: error }, 'payment recovery scan failed'))
-          .then(() => reconcile.run())
-          .catch((error) => core.logger.error({ err: error }, 'attempt reconciliation scan failed'))
-          .then(() => settle.run()),
-      (error) => core.logger.error({ err: error }, 'pending operation settlement scan failed'),
-    );
+    // Three independent workers, each with a bounded number of tasks in flight: a call to a stalled acquirer holds
+    // one slot of one kind, never the others (one loop of batches waited for its slowest call, so double charges found
+    // after a stall were refunded minutes later).
+    const pool = { concurrency: options.recoveryConcurrency ?? 8, idleMs: options.recoveryScanIntervalMs ?? 5_000 };
+    const recoveryWorkers = [
+      taskPoolWorker({
+        name: 'payment-recovery',
+        ...pool,
+        claim: (limit) => recoverStuck.claim(limit),
+        work: (routing) => recoverStuck.recover(routing),
+        keyOf: (routing) => routing.paymentId,
+        onError: (error) => core.logger.error({ err: error }, 'payment recovery failed'),
+      }),
+      taskPoolWorker({
+        name: 'attempt-reconciliation',
+        ...pool,
+        claim: (limit) => reconcile.claim(limit),
+        work: (task) => reconcile.reconcile(task),
+        keyOf: (task) => task.attemptId,
+        onError: (error) => core.logger.error({ err: error }, 'attempt reconciliation failed'),
+      }),
+      taskPoolWorker({
+        name: 'operation-settlement',
+        ...pool,
+        claim: (limit) => settle.due(limit),
+        work: (operation) => settle.settle(operation),
+        keyOf: (operation) => `${operation.paymentId}:${operation.intent.operationId}`,
+        onError: (error) => core.logger.error({ err: error }, 'pending operation settlement failed'),
+      }),
+    ];
     const notificationsPort = options.coreNotificationsPort ?? core.config.coreNotificationsPort ?? undefined;
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
     // with them the server is always served, on a free loopback port unless a port is configured.
     const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
-    const workers: BackgroundWorker[] = [expiryWorker, recoveryWorker];
+    const workers: BackgroundWorker[] = [expiryWorker, ...recoveryWorkers];
     if (notificationsPort !== undefined || lateBound.length > 0) {
       workers.push({
         name: 'core-notifications',

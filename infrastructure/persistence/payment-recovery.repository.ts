@@ -64,7 +64,8 @@ interface ReconciliationRow {
  * Tables `payment_routings` and `payment_reconciliations` (Migration20261122009800PaymentRecovery). Leases are
  * compared with the application clock's time (passed in), so tests move them with a ManualClock. Claims use
  * FOR UPDATE SKIP LOCKED: concurrent workers never get the same row, and a claimed row is not claimable again
- * until its lease expires. The saved Authorize request (it names the card token) is kept only while needed: the
+ * until its lease expires; newest money first (created_at desc, then the larger amount): after an acquirer stall the
+ * most recent double charges are the ones cardholders are about to notice. The saved Authorize request (it names the card token) is kept only while needed: the
  * routing row goes with tx2, a reconciliation's request is blanked once it reaches a final status.
  */
 export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
@@ -142,7 +143,8 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
     const rows = await entityManager(tx).execute<RoutingRow[]>(
       `update payment_routings r set lease_owner = ?, lease_until = ?, recoveries = r.recoveries + 1, updated_at = ?
         where r.payment_id in (
-          select payment_id from payment_routings where lease_until < ? order by lease_until limit ? for update skip locked
+          select payment_id from payment_routings where lease_until < ?
+           order by created_at desc, (request->>'amount')::numeric desc nulls last limit ? for update skip locked
         )
         returning r.payment_id, r.organization_id, r.environment, r.request, r.account_ids, r.intents, r.lease_owner, r.recoveries`,
       [input.leaseOwner, input.leaseUntil.toISOString(), input.now.toISOString(), input.now.toISOString(), input.limit],
@@ -165,7 +167,7 @@ export class SqlPaymentRecoveryRepository implements PaymentRecoveryRepository {
         where c.attempt_id in (
           select attempt_id from payment_reconciliations
            where status = 'pending' and next_at <= ? and (lease_until is null or lease_until < ?)
-           order by next_at limit ? for update skip locked
+           order by created_at desc, (request->>'amount')::numeric desc nulls last limit ? for update skip locked
         )
         returning c.attempt_id, c.payment_id, c.organization_id, c.environment, c.connector_account_id, c.request, c.reversal_key, c.tries, c.lease_owner`,
       [input.leaseOwner, input.leaseUntil.toISOString(), now, now, now, input.limit],

@@ -160,13 +160,15 @@ export class SqlPaymentRepository implements PaymentRepository {
   }
 
   async findUnsettledOperations(tx: Transaction, now: Date, limit: number): Promise<UnsettledOperation[]> {
-    // settleAfter is always written as ISO 8601 UTC, so its text order is its time order (payments_pending_operation).
+    // settleAfter and requestedAt are always written as ISO 8601 UTC, so their text order is their time order; the
+    // index payments_pending_operation finds the due rows. Newest money first: the most recently requested operation
+    // (intents saved before requestedAt existed come last), then the larger amount.
     const rows = await entityManager(tx).execute<Array<{ id: string; organization_id: string; environment: string; intent: OperationIntent | string }>>(
       `select id, organization_id, environment, operation_intent as intent from payments
         where operation_intent is not null
           and coalesce(operation_intent->>'settleAfter', '') <= ?
           and (operation_claim_id is null or operation_claim_until < ?)
-        order by coalesce(operation_intent->>'settleAfter', '')
+        order by coalesce(operation_intent->>'requestedAt', '') desc, (operation_intent->>'amount')::numeric desc nulls last
         limit ?`,
       [now.toISOString(), now, limit],
     );
