@@ -1,4 +1,4 @@
-import type { PaymentPrimitives } from './payment';
+import type { PaymentPrimitives } from './payment.primitives';
 
 export const PAYMENT_EVENT_TYPES = [
   'payment.authorized',

@@ -1,0 +1,232 @@
+/**
+ * The payment's recorded shape and its value types: what is stored, shown and carried by events. The behaviour over
+ * it lives in the Payment aggregate (payment.ts) and the concerns it delegates to (payment-*.ts).
+ */
+import type { Environment } from '../shared/environment';
+import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decline-classification';
+import type { PaymentStatus } from './payment.transitions';
+import type { FlowRoutePlan, FlowStep } from '../flow/flow-route';
+import type { AntifraudAssessment } from './antifraud-assessment';
+
+export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
+export type MethodType = (typeof METHOD_TYPES)[number];
+export const CURRENCIES = ['BRL', 'USD', 'EUR', 'GBP', 'ARS', 'CLP', 'MXN'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export type CaptureMethod = 'automatic' | 'manual';
+export type Initiator = 'customer' | 'merchant';
+export const MIT_TYPES = [
+  'recurring',
+  'installment',
+  'unscheduled',
+  'reauthorization',
+  'resubmission',
+  'delayed_charge',
+  'incremental',
+  'no_show',
+] as const;
+export type MitType = (typeof MIT_TYPES)[number];
+export type RefundStatus = 'partial' | 'full' | null;
+export type FraudReviewStatus = 'pending' | 'accepted' | 'rejected' | 'merchant_decided';
+export type ExpiryAction = 'notify' | 'capture' | 'void';
+
+export const MAX_PAYMENT_AMOUNT = 9_999_999_999;
+
+/** What may be kept about a card: never the number nor the CVV. */
+export interface CardSummary {
+  brand: string | null;
+  bin: string | null;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+  holderName: string | null;
+}
+
+export interface AcquirerReferences {
+  nsu: string | null;
+  tid: string | null;
+  authorizationCode: string | null;
+  acquirerPaymentId: string | null;
+}
+
+export interface PaymentDecline {
+  reason: string;
+  label: string;
+  reversibility: Reversibility;
+  retryAction: RetryAction;
+  /** The phrase for the buyer (pt-BR, the market's language); both languages in consumerMessages. */
+  consumerMessage: string;
+  consumerMessages: ConsumerMessage;
+  rawCode: string;
+}
+
+export interface FraudReview {
+  status: FraudReviewStatus;
+  openedAt: string;
+  resolvedAt: string | null;
+}
+
+export type AttemptOutcome = 'approved' | 'declined' | 'fraud_review' | 'technical_failure' | 'timeout';
+
+/** One authorization try on one connector account (fallback makes several per payment). */
+export interface PaymentAttempt {
+  id: string;
+  connectorAccountId: string;
+  connectorSlug: string;
+  rawCode: string | null;
+  /** Canonical decline reason, APPROVED, or the kind of technical failure. */
+  classification: string | null;
+  latencyMs: number;
+  outcome: AttemptOutcome;
+  message: string | null;
+  startedAt: string;
+  /**
+   * A technical failure after the request was sent (the connection dropped before the answer): like a timeout, the
+   * acquirer may have authorized, so it is reconciled. Internal (the reconciliation is what the API shows).
+   */
+  outcomeUnknown?: true;
+  /** Only for an attempt whose outcome stayed unknown (see isOutcomeUnknown): what the background reconciliation found. */
+  reconciliation?: AttemptReconciliation;
+}
+
+/** An attempt the acquirer may have acted on without saying so (a timeout, or a failure after sending). */
+export function isOutcomeUnknown(attempt: PaymentAttempt): boolean {
+  return attempt.outcome === 'timeout' || attempt.outcomeUnknown === true;
+}
+
+/**
+ * pending: not resolved yet; not_authorized: the re-sent Authorize (same key) was declined, nothing is held;
+ * voided / refunded: the acquirer had authorized (or captured) it and the amount was given back; reversal_refused:
+ * the acquirer refused the reversal; unresolved: the acquirer never answered after every try (manual follow-up).
+ */
+export type AttemptReconciliationStatus = 'pending' | 'not_authorized' | 'voided' | 'refunded' | 'reversal_refused' | 'unresolved';
+
+export interface AttemptReconciliation {
+  status: AttemptReconciliationStatus;
+  /** Re-sends tried so far. */
+  tries: number;
+  checkedAt: string | null;
+  /** The authorization the re-send found, when there was one. */
+  acquirerPaymentId: string | null;
+  /** The reversal's idempotency key / operation reference. */
+  operationId: string | null;
+  /** Amount given back (void or refund), minor units. */
+  amount: number;
+  rawCode: string | null;
+  message: string | null;
+}
+
+export type OperationType = 'capture' | 'void' | 'refund';
+
+export interface PaymentOperation {
+  id: string;
+  type: OperationType;
+  amount: number;
+  /** Partial capture: the part of the authorization released back to the cardholder. */
+  releasedAmount: number;
+  status: 'succeeded';
+  reason: string | null;
+  connectorAccountId: string | null;
+  acquirerReference: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  /**
+   * The Idempotency-Keys of the merchant requests that asked for this operation (internal, never shown). A request
+   * repeating one of them after the operation was settled without it (by another repetition or by the settlement
+   * worker) is answered with the payment instead of executing a second operation.
+   */
+  idempotencyKeys?: string[];
+}
+
+export interface PaymentError {
+  code: string;
+  message: string;
+  stage: string;
+  connectorAccount: { id: string; name: string } | null;
+}
+
+export interface SplitEntry {
+  recipientId: string;
+  amount: number;
+  type: 'percentage' | 'fixed';
+  value: number;
+  liableForChargeback: boolean;
+  chargeProcessingFee: boolean;
+  commissionRateBps: number;
+  commissionFixedAmount: number;
+  netAmount: number | null;
+  feeAmount: number;
+  capturedAmount: number;
+  refundedAmount: number;
+}
+
+export interface PaymentPrimitives {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  status: PaymentStatus;
+  amount: number;
+  currency: Currency;
+  methodType: MethodType;
+  captureMethod: CaptureMethod;
+  capturedAmount: number;
+  refundedAmount: number;
+  refundStatus: RefundStatus;
+  decline: PaymentDecline | null;
+  error: PaymentError | null;
+  fraudReview: FraudReview | null;
+  attempts: PaymentAttempt[];
+  operations: PaymentOperation[];
+  splits: SplitEntry[];
+  /** Antifraud analyses registered on the payment, oldest first (fromPrimitives gives older stored payments an empty list). */
+  antifraud: AntifraudAssessment[];
+  customerId: string | null;
+  paymentMethodId: string | null;
+  card: CardSummary | null;
+  acquirer: AcquirerReferences;
+  /** The account that decided (approved or declined); null while nothing decided. */
+  connectorAccountId: string | null;
+  connectorSlug: string | null;
+  routingStopReason: string | null;
+  installments: number;
+  initiator: Initiator;
+  mitType: MitType | null;
+  softDescriptor: string | null;
+  description: string | null;
+  externalId: string | null;
+  metadata: Record<string, string | number | boolean | null>;
+  clientIp: string | null;
+  clientUserAgent: string | null;
+  deviceId: string | null;
+  flowId: string | null;
+  /** The published flow that routed it: the path planned before any call, and the steps taken once it ended. */
+  flowRun: PaymentFlowRun | null;
+  authorizationExpiresAt: string | null;
+  expiryAction: ExpiryAction | null;
+  /** When payment.authorization_expiring was emitted (once per authorization). */
+  expiryNoticeAt: string | null;
+  /** The acquirer refused the near-expiry capture or void: it is not asked again. */
+  expiryActionRefusal: { at: string; message: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentFlowRun {
+  flowId: string;
+  name: string;
+  version: number;
+  plan: FlowRoutePlan;
+  /** null while routing runs. */
+  steps: FlowStep[] | null;
+}
+
+export type PaymentAction = 'capture' | 'void' | 'refund' | 'confirm';
+
+/** References of a payment no acquirer has answered yet. */
+export function emptyReferences(): AcquirerReferences {
+  return { nsu: null, tid: null, authorizationCode: null, acquirerPaymentId: null };
+}
+
+/** A payment amount in minor units: a positive integer no larger than MAX_PAYMENT_AMOUNT. */
+export function isAmount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= MAX_PAYMENT_AMOUNT;
+}
