@@ -11,16 +11,15 @@ import { assembleService } from './service';
 import { openInfrastructure } from './bootstrap';
 import { MODULES } from './modules';
 import { runConnectorProcess } from './connector-process-entry';
-
-type Role = 'all' | 'edge' | 'worker' | 'migrate';
+import { isAdapterRole, isServiceRole } from './process-roles';
 
 async function main(argv: string[]): Promise<void> {
-  const role = (argv[0] ?? 'all') as Role | 'connector' | 'antifraud';
-  if (role === 'connector' || role === 'antifraud') {
+  const role = argv[0] ?? 'all';
+  if (isAdapterRole(role)) {
     await runConnectorProcess(argv[1] ?? 'sandbox');
     return;
   }
-  if (!['all', 'edge', 'worker', 'migrate'].includes(role)) {
+  if (!isServiceRole(role)) {
     console.error(`unknown role "${role}"; use all, edge, worker, migrate or connector <slug>`);
     process.exit(2);
   }
