@@ -76,8 +76,10 @@ class FrozenAdapterAccounts {
 
 /**
  * Issue 22 item 11: an acquirer adapter frozen (SIGSTOP) for longer than the core's connector deadline while the
- * payment falls back to a second account, then resumed (SIGCONT). The call it reads late executes nothing (its
- * absolute deadline passed); the reconciliation worker takes the timed-out attempt up within seconds, and what its
+ * payment falls back to a second account, then resumed (SIGCONT). The call it reads late executes nothing (here
+ * grpc-js already drops it for the core's cancellation, which arrives with it; a call whose cancellation is lost, e.g.
+ * behind a proxy, is refused by its passed connector-deadline-at: test/contract/acquirer-contract.ts, Deadline); the
+ * reconciliation worker takes the timed-out attempt up within seconds, and what its
  * own re-send charges is refunded at once.
  */
 describe('a frozen acquirer adapter (SIGSTOP past the connector deadline) while the payment falls back', function () {
