@@ -8,7 +8,7 @@ SERVER_SUITES := 'test/integration/**/*.test.ts' 'test/contract/**/*.test.ts' 't
 # by about half and raise payments/s (docs/benchmarks.md, notes of the 25 Nov 20:36 run).
 SERVICE_NODE := node --max-semi-space-size=64
 
-.PHONY: all install build typecheck run test test-unit test-integration bench proto migrate clean
+.PHONY: all install build webhook-verifier typecheck run test test-unit test-integration bench proto migrate clean
 
 all: build
 
@@ -18,8 +18,14 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
-build: install
+build: install webhook-verifier
 	node_modules/.bin/tsc -p tsconfig.json
+
+## The webhook verifier package merchants install (webhook-verifier/README.md): CommonJS and declarations in
+## webhook-verifier/dist/cjs, re-exported for ESM by webhook-verifier/esm/.
+webhook-verifier: install
+	rm -rf webhook-verifier/dist
+	node_modules/.bin/tsc -p webhook-verifier/tsconfig.json
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
@@ -33,7 +39,7 @@ migrate: build
 
 ## Every suite: type check, unit tests (no I/O), then integration, contract and end-to-end tests on the
 ## real PostgreSQL and NATS JetStream (TEST_DATABASE_URL / TEST_NATS_URL, default loopback).
-test: typecheck
+test: typecheck webhook-verifier
 	$(MOCHA) $(UNIT) $(SERVER_SUITES)
 
 test-unit: install
@@ -51,4 +57,4 @@ proto: install
 	bash scripts/gen-proto.sh
 
 clean:
-	rm -rf dist .bench
+	rm -rf dist .bench webhook-verifier/dist

@@ -4,7 +4,7 @@ import { startTestService, type Merchant, type TestService } from '../../support
 import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
-import { verifyWebhook } from '../../../webhook-verifier';
+import { verifyWebhook } from '../../../webhook-verifier/src';
 import type { Environment } from '../../../domain/shared/environment';
 
 describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () {

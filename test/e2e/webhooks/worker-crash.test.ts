@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
-import { verifyWebhook } from '../../../webhook-verifier';
+import { verifyWebhook } from '../../../webhook-verifier/src';
 import { natsServerBinary, PrivateNats } from '../../support/private-nats';
 
 function startWorker(service: TestService, id: string): Promise<ChildProcess> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateWebhookSecret, sign } from '../../../infrastructure/crypto/webhook-signer';
-import { verifyWebhook, WebhookVerificationError, parseSignatureHeader } from '../../../webhook-verifier';
+import { verifyWebhook, WebhookVerificationError, parseSignatureHeader } from '../../../webhook-verifier/src';
 
 const now = 1_767_225_600; // 2026-01-01T00:00:00Z
 const body = JSON.stringify({ id: 'evt_1', type: 'payment.captured', apiVersion: '2026-01-01', createdAt: '2026-01-01T00:00:00.000Z',

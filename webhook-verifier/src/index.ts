@@ -1,10 +1,11 @@
 /**
- * Reference verifier for Service webhooks. Standalone: copy this file into a receiver or import it; it needs
- * only Node's crypto module.
+ * Verifier for Service webhooks, published as the package `@payment-orchestration/webhook-verifier` (README.md
+ * beside it). No dependencies beyond Node's crypto module, so the file can also be copied into a receiver.
  *
  *   const event = verifyWebhook({ rawBody, signatureHeader: req.headers['service-signature'], secret });
  *
  * Verify the RAW body bytes before any JSON parsing: re-serializing changes the bytes and breaks the HMAC.
+ * The scheme is Stripe's (`t=<unix>,v1=<hex>` over `<t>.<raw body>`), so Stripe's library verifies it too.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
