@@ -10,12 +10,12 @@ import type { VoidPayment } from '../../application/payments/void-payment';
 import { DECLINE_REASONS } from '../../domain/payment/decline';
 import { METHOD_TYPES, type Currency } from '../../domain/payment/payment';
 import { PAYMENT_STATUSES } from '../../domain/payment/payment.transitions';
+import { refuseCardDataInText, refuseSensitiveCardData } from '../../domain/payment/sensitive-card-data';
 import { DomainError } from '../../domain/shared/domain-error';
 import { tenantScopeOf } from '../http/principal';
 import { queryDate, queryList, queryOneOf } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import {
-  SENSITIVE_CARD_FIELDS,
   captureBody,
   createCustomerBody,
   createPaymentBody,
@@ -56,56 +56,6 @@ function idempotencyKeyOf(request: { headers: Readonly<Record<string, string | s
   return typeof key === 'string' && key !== '' ? { idempotencyKey: key } : {};
 }
 
-/** Refuses card-number and security-code fields in the body or its card (spec, Authentication 8). */
-export function refuseSensitiveCardData(body: Record<string, unknown>, location = 'body'): void {
-  const check = (object: unknown, path: string) => {
-    if (!object || typeof object !== 'object') return;
-    for (const name of SENSITIVE_CARD_FIELDS) {
-      if (Object.prototype.hasOwnProperty.call(object, name)) {
-        throw new DomainError(
-          'sensitive_card_data',
-          `${path}.${name} is refused: the payment API never accepts card numbers or security codes (CVV). Tokenize the card in the vault and send card.token.`,
-          { param: `${path}.${name}` },
-        );
-      }
-    }
-  };
-  check(body, location);
-  check(body.card, `${location}.card`);
-  const token = (body.card as { token?: unknown } | undefined)?.token;
-  if (typeof token === 'string' && isCardNumber(token.replace(/[ -]/g, ''))) {
-    throw new DomainError(
-      'sensitive_card_data',
-      `${location}.card.token is a card number, not a vault token: the payment API never accepts card numbers. Tokenize the card in the vault and send its token.`,
-      { param: `${location}.card.token` },
-    );
-  }
-}
-
-/** 13 to 19 digits passing Luhn: a card number. */
-function isCardNumber(digits: string): boolean {
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** Runs of digits, groups separated by one space or dash as cards are written ("4111 1111 1111 1111"). */
-const DIGIT_RUNS = /\d(?:[ -]?\d)*/g;
-
-/** Whether a text carries a card number anywhere in it, e.g. pasted in a description or a metadata value. */
-function containsCardNumber(text: string): boolean {
-  for (const run of text.match(DIGIT_RUNS) ?? []) if (isCardNumber(run.replace(/[ -]/g, ''))) return true;
-  return false;
-}
-
 /**
  * The free-text fields a merchant could paste a card number into (spec, Authentication 8: card numbers are never
  * accepted). Identifiers the merchant chooses (externalId, metadata keys, numbers) are left alone: numeric order
@@ -124,20 +74,9 @@ function freeTextFields(body: Record<string, any>): Array<[string, unknown]> {
   return fields;
 }
 
-/** A metadata key that names a card security code: its value can only be one, which no check of digits can tell. */
-const SECURITY_CODE_KEY = /^(cvv2?|cvc2?|security[_-]?code)$/i;
-
+/** Card numbers or security codes written into the body's free text (spec, Authentication 8). */
 function refuseCardNumbersInText(body: Record<string, any>): void {
-  for (const key of Object.keys(body.metadata ?? {})) {
-    if (SECURITY_CODE_KEY.test(key)) {
-      throw new DomainError('sensitive_card_data', `body.metadata.${key} is refused: the payment API never accepts card security codes (CVV), in metadata either.`, { param: `body.metadata.${key}` });
-    }
-  }
-  for (const [param, value] of freeTextFields(body)) {
-    if (typeof value === 'string' && containsCardNumber(value)) {
-      throw new DomainError('sensitive_card_data', `${param} looks like it holds a card number; the payment API never accepts card numbers. Tokenize the card in the vault and send card.token.`, { param });
-    }
-  }
+  refuseCardDataInText({ metadata: body.metadata, metadataParam: 'body.metadata', freeText: freeTextFields(body) });
 }
 
 function checkFraudAnalysis(body: { fraudAnalysis?: { merchantDefinedFields?: Array<{ id: number; value: string }> } }): void {

@@ -1,10 +1,8 @@
 import { MAX_SUMMARY_DAYS } from '../../application/payments/payment-summary';
 import { CURRENCIES, METHOD_TYPES } from '../../domain/payment/payment';
 import { PAYMENT_STATUSES } from '../../domain/payment/payment.transitions';
+import { SENSITIVE_CARD_FIELDS } from '../../domain/payment/sensitive-card-data';
 import type { JsonSchema } from '../http/validation';
-
-/** Field names that would carry a card number or security code; the payment API never takes them. */
-export const SENSITIVE_CARD_FIELDS = ['number', 'cardNumber', 'card_number', 'pan', 'cvv', 'cvc', 'cvv2', 'securityCode', 'security_code'] as const;
 
 /** A split recipient's id: the service's rcp_ prefix (spec, Conventions), at most 64 characters (body table). */
 const recipientIdSchema: JsonSchema = { type: 'string', minLength: 5, maxLength: 64, pattern: '^rcp_' };
