@@ -1,12 +1,12 @@
+import type { WebhookReadModel } from '../../application/webhook/webhook-read-model';
 import { NotFoundError } from '../../domain/shared/domain-error';
-import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
 import { tenantScopeOf } from '../http/principal';
 import { queryDate } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { eventView } from './webhooks.mappers';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /** The event log (spec: Event log). Deliveries are shown only to credentials that also hold webhooks:read. */
 export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
@@ -62,15 +62,15 @@ export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
             ...eventView(row),
             deliveries: deliveries.map((d) => ({
               id: d.id,
-              endpointId: d.endpoint_id,
-              endpointUrl: d.url,
-              endpointDeleted: d.deleted_at !== null,
+              endpointId: d.endpointId,
+              endpointUrl: d.endpointUrl,
+              endpointDeleted: d.endpointDeleted,
               status: d.status,
-              attempts: Number(d.attempts),
-              nextRetryAt: iso(d.next_retry_at),
-              responseStatus: d.last_response?.status ?? null,
-              test: d.is_test,
-              createdAt: iso(d.created_at),
+              attempts: d.attempts,
+              nextRetryAt: iso(d.nextRetryAt),
+              responseStatus: d.lastResponse?.status ?? null,
+              test: d.isTest,
+              createdAt: iso(d.createdAt),
             })),
           },
         };

@@ -1,10 +1,10 @@
+import type { DeliveryAttempt } from '../../domain/webhook/webhook-delivery';
 import { maskCustomHeaders } from '../../domain/webhook/custom-headers';
 import { RETRY_JITTER, maxAttempts, type RetryPolicy } from '../../domain/webhook/retry-policy';
 import type { WebhookDelivery } from '../../domain/webhook/webhook-delivery';
 import type { WebhookEndpoint } from '../../domain/webhook/webhook-endpoint';
 import { endpointReceives } from '../../domain/webhook/webhook-endpoint.transitions';
-import type { AttemptRow, DeliveryRow } from '../../infrastructure/persistence/webhook-delivery.repository';
-import type { EndpointStatistics, EventRowFull } from '../../infrastructure/persistence/webhook-read-model';
+import type { DeliveryRecord, EndpointStatistics, EventRecord } from '../../application/webhook/webhook-read-model';
 
 const iso = (d: Date | string | null | undefined): string | null => (d === null || d === undefined ? null : new Date(d).toISOString());
 
@@ -45,34 +45,36 @@ export function endpointView(endpoint: WebhookEndpoint, now: Date, statistics?: 
   };
 }
 
-export function deliveryRowView(row: DeliveryRow) {
+export function deliveryRowView(delivery: DeliveryRecord) {
   return {
     object: 'webhook_delivery',
-    id: row.id,
-    endpointId: row.endpoint_id,
-    eventId: row.event_id,
-    eventType: row.event_type,
-    status: row.status,
-    attempts: Number(row.attempts),
-    nextRetryAt: iso(row.next_retry_at),
-    test: row.is_test,
-    response: row.last_response ? { status: row.last_response.status, truncated: row.last_response.truncated } : null,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    id: delivery.id,
+    endpointId: delivery.endpointId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextRetryAt: iso(delivery.nextRetryAt),
+    test: delivery.isTest,
+    response: delivery.lastResponse ? { status: delivery.lastResponse.status, truncated: delivery.lastResponse.truncated } : null,
+    createdAt: iso(delivery.createdAt),
+    updatedAt: iso(delivery.updatedAt),
   };
 }
 
 /** Detail: the exact signed body, headers as sent (extras masked, no signature), the stored response and every attempt. */
-export function deliveryDetailView(row: DeliveryRow, attempts: AttemptRow[], url: string | null) {
+export function deliveryDetailView(delivery: DeliveryRecord, attempts: readonly DeliveryAttempt[], url: string | null) {
   return {
-    ...deliveryRowView(row),
-    request: { method: 'POST', url, headers: row.request_headers ?? null, body: row.body },
-    response: row.last_response ? { status: row.last_response.status, body: row.last_response.body, truncated: row.last_response.truncated } : null,
+    ...deliveryRowView(delivery),
+    request: { method: 'POST', url, headers: delivery.requestHeaders, body: delivery.body },
+    response: delivery.lastResponse
+      ? { status: delivery.lastResponse.status, body: delivery.lastResponse.body, truncated: delivery.lastResponse.truncated }
+      : null,
     attemptHistory: attempts.map((a) => ({
-      number: Number(a.number),
-      startedAt: iso(a.started_at),
-      durationMs: Number(a.duration_ms),
-      responseStatus: a.response_status === null ? null : Number(a.response_status),
+      number: a.number,
+      startedAt: iso(a.startedAt),
+      durationMs: a.durationMs,
+      responseStatus: a.responseStatus,
       succeeded: a.succeeded,
       error: a.error,
     })),
@@ -103,14 +105,14 @@ export function attemptedDeliveryView(delivery: WebhookDelivery, url: string, er
   };
 }
 
-export function eventView(row: EventRowFull) {
+export function eventView(event: EventRecord) {
   return {
-    id: row.id,
-    type: row.type,
-    apiVersion: row.api_version,
-    createdAt: iso(row.created_at),
-    environment: row.environment,
-    sequence: Number(row.sequence),
-    data: row.data,
+    id: event.id,
+    type: event.type,
+    apiVersion: event.apiVersion,
+    createdAt: iso(event.createdAt),
+    environment: event.environment,
+    sequence: event.sequence,
+    data: event.data,
   };
 }

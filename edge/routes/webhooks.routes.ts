@@ -1,6 +1,7 @@
 import type { CreateWebhookEndpoint, DeleteWebhookEndpoint, RevealWebhookSecret, RotateWebhookSecret, UpdateWebhookEndpoint } from '../../application/webhook/manage-webhook-endpoints';
 import type { RetryWebhookDelivery } from '../../application/webhook/retry-webhook-delivery';
 import type { SendTestWebhook } from '../../application/webhook/send-test-webhook';
+import type { WebhookReadModel } from '../../application/webhook/webhook-read-model';
 import type { Clock } from '../../domain/ports/clock';
 import type { Transactor } from '../../domain/ports/transactor';
 import type { WebhookEndpointRepository } from '../../domain/ports/webhook-repositories';
@@ -8,7 +9,6 @@ import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { EVENT_TYPE_GROUPS, TEST_EVENT_TYPE_ENTRY } from '../../domain/webhook/event-types';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
-import type { WebhookReadModel } from '../../infrastructure/persistence/webhook-read-model';
 import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
 import { tenantScopeOf } from '../http/principal';
 import { queryDate } from '../http/query-values';
@@ -103,7 +103,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/summary', operationId: 'getWebhookSummary', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200,
       summary: 'Active, failing and switched-off endpoints; deliveries and success rate over 24 h against the previous 24 h',
-      handler: async (request) => ({ body: await deps.readModel.summary(tenantScopeOf(request.principal), deps.clock.now()) }),
+      handler: async (request) => ({
+        body: { object: 'webhook_summary', ...(await deps.readModel.summary(tenantScopeOf(request.principal), deps.clock.now())) },
+      }),
     }),
     defineRoute({
       method: 'get', path: '/v1/webhooks', operationId: 'listWebhookEndpoints', tag: 'Webhooks', auth: 'merchant',
@@ -250,7 +252,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       handler: async (request) => {
         const found = await deps.readModel.delivery(tenantScopeOf(request.principal), request.params.id, request.params.deliveryId);
         if (!found) throw new NotFoundError('webhook delivery', request.params.deliveryId);
-        return { body: deliveryDetailView(found.row, found.attempts, found.url) };
+        return { body: deliveryDetailView(found.delivery, found.attempts, found.url) };
       },
     }),
     defineRoute({
@@ -261,7 +263,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
         const scope = tenantScopeOf(request.principal);
         await deps.retry.execute(scope, request.params.id, request.params.deliveryId);
         const found = await deps.readModel.delivery(scope, request.params.id, request.params.deliveryId);
-        return { body: deliveryDetailView(found!.row, found!.attempts, found!.url) };
+        return { body: deliveryDetailView(found!.delivery, found!.attempts, found!.url) };
       },
     }),
   ];

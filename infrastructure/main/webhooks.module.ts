@@ -26,7 +26,7 @@ import { WebhookDeliveryDispatcher } from '../messaging/webhook-delivery-dispatc
 import { startWebhookFanOut } from '../messaging/webhook-fanout.consumer';
 import { SqlWebhookDeliveryRepository } from '../persistence/webhook-delivery.repository';
 import { SqlWebhookEndpointRepository } from '../persistence/webhook-endpoint.repository';
-import { WebhookReadModel } from '../persistence/webhook-read-model';
+import { SqlWebhookReadModel } from '../persistence/webhook-read-model';
 import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
 import { usePreparedStatements } from '../config/config';
 import { openOrm, type Orm } from '../persistence/orm';
@@ -82,7 +82,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         changes: core.changes,
       };
       const leaseMs = settings.timeoutMs + 5_000;
-      const readModel = new WebhookReadModel(core.orm);
+      const readModel = new SqlWebhookReadModel(core.orm);
       const logger = core.logger.child({ component: 'webhooks' });
       const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
       core.services.provide('webhookReadModel', readModel);

@@ -1,7 +1,7 @@
 import type { Transaction } from '../../domain/ports/transactor';
 import type { DeliveryOutcomeWrite, NewAttemptRecord, WebhookDeliveryRepository } from '../../domain/ports/webhook-repositories';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
-import { WebhookDelivery, type StoredResponse } from '../../domain/webhook/webhook-delivery';
+import { WebhookDelivery, type DeliveryAttempt, type StoredResponse } from '../../domain/webhook/webhook-delivery';
 import type { DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
 
@@ -39,6 +39,17 @@ export interface AttemptRow {
 export const DELIVERY_COLUMNS = `id, organization_id, environment, endpoint_id, event_id, event_type, body, request_headers, status, attempts,
   next_retry_at, last_response, is_test, lease_owner, lease_until, created_at, updated_at`;
 
+export function attemptFromRow(row: AttemptRow): DeliveryAttempt {
+  return {
+    number: Number(row.number),
+    startedAt: new Date(row.started_at),
+    durationMs: Number(row.duration_ms),
+    responseStatus: row.response_status === null ? null : Number(row.response_status),
+    succeeded: row.succeeded,
+    error: row.error,
+  };
+}
+
 export function deliveryFromRow(row: DeliveryRow, attempts: AttemptRow[] = []): WebhookDelivery {
   return WebhookDelivery.restore({
     id: row.id,
@@ -52,14 +63,7 @@ export function deliveryFromRow(row: DeliveryRow, attempts: AttemptRow[] = []): 
     attempts: Number(row.attempts),
     nextRetryAt: row.next_retry_at === null ? null : new Date(row.next_retry_at),
     lastResponse: row.last_response,
-    attemptLog: attempts.map((a) => ({
-      number: Number(a.number),
-      startedAt: new Date(a.started_at),
-      durationMs: Number(a.duration_ms),
-      responseStatus: a.response_status === null ? null : Number(a.response_status),
-      succeeded: a.succeeded,
-      error: a.error,
-    })),
+    attemptLog: attempts.map(attemptFromRow),
     isTest: row.is_test,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),

@@ -1,62 +1,63 @@
 /**
- * Queries behind the webhook and event-log reads (lists, statistics, summaries). Read-only SQL, always
- * scoped by organization and environment; the write side goes through the repositories and the aggregates.
+ * Queries behind the webhook and event-log reads (lists, statistics, summaries): the SQL side of the
+ * WebhookReadModel port. Read-only SQL, always scoped by organization and environment; the write side goes through
+ * the repositories and the aggregates. Rows become the port's records here, so no column name reaches the edge.
  */
 import type { Orm } from './orm';
-import type { TenantScope } from '../../domain/shared/environment';
-import type { DeliveryStatus } from '../../domain/webhook/webhook-delivery.transitions';
-import { DELIVERY_COLUMNS, type AttemptRow, type DeliveryRow } from './webhook-delivery.repository';
+import type {
+  DeliveryDetail,
+  DeliveryListQuery,
+  DeliveryRecord,
+  EndpointStatistics,
+  EventDeliveryRecord,
+  EventListQuery,
+  EventRecord,
+  WebhookReadModel,
+  WebhookSummary,
+} from '../../application/webhook/webhook-read-model';
+import type { Environment, TenantScope } from '../../domain/shared/environment';
+import { attemptFromRow, DELIVERY_COLUMNS, type AttemptRow, type DeliveryRow } from './webhook-delivery.repository';
 import { sameTenant } from './tenant-guard';
 
-export interface DeliveryListQuery {
-  readonly statuses?: readonly DeliveryStatus[];
-  readonly eventType?: string;
-  readonly createdFrom?: Date;
-  readonly createdTo?: Date;
-  readonly search?: string;
-  readonly limit: number;
-  readonly startingAfter?: string;
-}
-
-export interface EventListQuery {
-  readonly type?: string;
-  readonly objectType?: string;
-  readonly objectId?: string;
-  readonly createdFrom?: Date;
-  readonly createdTo?: Date;
-  readonly search?: string;
-  readonly limit: number;
-  readonly startingAfter?: string;
-}
-
-export interface EndpointStatistics {
-  readonly windowHours: 24;
-  readonly attempts: number;
-  readonly succeeded: number;
-  readonly failed: number;
-  readonly successRate: number | null;
-  readonly averageResponseMs: number | null;
-  readonly p95ResponseMs: number | null;
-  readonly deliveriesPerHour: Array<{ hour: string; attempts: number; succeeded: number }>;
-  readonly lastDelivery: {
-    deliveryId: string;
-    eventId: string;
-    eventType: string;
-    attemptedAt: string;
-    responseStatus: number | null;
-    succeeded: boolean;
-    durationMs: number;
-  } | null;
-}
-
-export interface EventRowFull {
+/** An event row as selected by the event-log queries. */
+interface EventRow {
   id: string;
   type: string;
   api_version: string;
   created_at: Date;
-  environment: string;
-  sequence: number;
-  data: { object: Record<string, unknown>; previousAttributes: Record<string, unknown> | null };
+  environment: Environment;
+  sequence: number | string;
+  data: EventRecord['data'];
+}
+
+function eventRecord(row: EventRow): EventRecord {
+  return {
+    id: row.id,
+    type: row.type,
+    apiVersion: row.api_version,
+    createdAt: new Date(row.created_at),
+    environment: row.environment,
+    sequence: Number(row.sequence),
+    data: row.data,
+  };
+}
+
+function deliveryRecord(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    body: row.body,
+    requestHeaders: row.request_headers ?? null,
+    status: row.status,
+    attempts: Number(row.attempts),
+    nextRetryAt: row.next_retry_at === null ? null : new Date(row.next_retry_at),
+    lastResponse: row.last_response,
+    isTest: row.is_test,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
 }
 
 /** LIKE pattern of a `group.*` filter, with LIKE metacharacters escaped. */
@@ -79,7 +80,7 @@ const HOUR = 3600_000;
 // The delivery columns qualified for joins, not `d.*`: a column a migration adds must not change a prepared statement's result type.
 const JOINED_DELIVERY_COLUMNS = DELIVERY_COLUMNS.split(',').map((column) => `d.${column.trim()}`).join(', ');
 
-export class WebhookReadModel {
+export class SqlWebhookReadModel implements WebhookReadModel {
   constructor(private readonly orm: Orm) {}
 
   private em() {
@@ -151,7 +152,7 @@ export class WebhookReadModel {
     return result;
   }
 
-  async summary(scope: TenantScope, now: Date) {
+  async summary(scope: TenantScope, now: Date): Promise<WebhookSummary> {
     const em = this.em();
     const [statuses] = await Promise.all([
       em.execute<Array<{ status: string; n: number }>>(
@@ -185,7 +186,6 @@ export class WebhookReadModel {
     const current = window('current');
     const previous = window('previous');
     return {
-      object: 'webhook_summary',
       endpoints: {
         total: count('active') + count('failing') + count('disabled') + count('auto_disabled'),
         active: count('active'),
@@ -203,7 +203,7 @@ export class WebhookReadModel {
     };
   }
 
-  async listDeliveries(scope: TenantScope, endpointId: string, q: DeliveryListQuery): Promise<DeliveryRow[]> {
+  async listDeliveries(scope: TenantScope, endpointId: string, q: DeliveryListQuery): Promise<DeliveryRecord[]> {
     const params: unknown[] = [scope.organizationId, scope.environment, endpointId];
     let sql = `select ${DELIVERY_COLUMNS} from webhook_deliveries where organization_id = ? and environment = ? and endpoint_id = ?`;
     if (q.statuses && q.statuses.length > 0) {
@@ -229,10 +229,11 @@ export class WebhookReadModel {
     }
     sql += ` order by id desc limit ?`;
     params.push(q.limit + 1);
-    return this.em().execute<DeliveryRow[]>(sql, params);
+    const rows = await this.em().execute<DeliveryRow[]>(sql, params);
+    return rows.map(deliveryRecord);
   }
 
-  async delivery(scope: TenantScope, endpointId: string, id: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[]; url: string | null } | null> {
+  async delivery(scope: TenantScope, endpointId: string, id: string): Promise<DeliveryDetail | null> {
     const em = this.em();
     const rows = await em.execute<Array<DeliveryRow & { url: string | null }>>(
       `select ${JOINED_DELIVERY_COLUMNS}, e.url from webhook_deliveries d left join webhook_endpoints e on e.id = d.endpoint_id
@@ -245,10 +246,10 @@ export class WebhookReadModel {
         where delivery_id = ? order by seq`,
       [id],
     );
-    return { row: rows[0], attempts, url: rows[0].url };
+    return { delivery: deliveryRecord(rows[0]), attempts: attempts.map(attemptFromRow), url: rows[0].url };
   }
 
-  async listEvents(scope: TenantScope, q: EventListQuery): Promise<EventRowFull[] | null> {
+  async listEvents(scope: TenantScope, q: EventListQuery): Promise<EventRecord[] | null> {
     const params: unknown[] = [scope.organizationId, scope.environment];
     // Events appear once the relay has numbered them (milliseconds after commit).
     let sql = `select id, type, api_version, created_at, environment, sequence, data from events where organization_id = ? and environment = ? and sequence is not null`;
@@ -285,16 +286,17 @@ export class WebhookReadModel {
     }
     sql += ` order by sequence desc limit ?`;
     params.push(q.limit + 1);
-    return em.execute<EventRowFull[]>(sql, params);
+    const rows = await em.execute<EventRow[]>(sql, params);
+    return rows.map(eventRecord);
   }
 
-  async event(scope: TenantScope, id: string): Promise<EventRowFull | null> {
-    const rows = await this.em().execute<EventRowFull[]>(
+  async event(scope: TenantScope, id: string): Promise<EventRecord | null> {
+    const rows = await this.em().execute<EventRow[]>(
       `select id, type, api_version, created_at, environment, sequence, data from events
         where id = ? and ${sameTenant()} and sequence is not null`,
       [id, scope.organizationId, scope.environment],
     );
-    return rows[0] ?? null;
+    return rows[0] ? eventRecord(rows[0]) : null;
   }
 
   /** Delivery status counts per event, for the event log's summary (scope webhooks:read). */
@@ -316,11 +318,12 @@ export class WebhookReadModel {
     return map;
   }
 
-  async eventDeliveries(scope: TenantScope, eventId: string) {
-    return this.em().execute<Array<DeliveryRow & { url: string; deleted_at: Date | null }>>(
+  async eventDeliveries(scope: TenantScope, eventId: string): Promise<EventDeliveryRecord[]> {
+    const rows = await this.em().execute<Array<DeliveryRow & { url: string; deleted_at: Date | null }>>(
       `select ${JOINED_DELIVERY_COLUMNS}, e.url, e.deleted_at from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
         where d.organization_id = ? and d.environment = ? and d.event_id = ? order by d.id`,
       [scope.organizationId, scope.environment, eventId],
     );
+    return rows.map((row) => ({ ...deliveryRecord(row), endpointUrl: row.url, endpointDeleted: row.deleted_at !== null }));
   }
 }
