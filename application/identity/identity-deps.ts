@@ -13,6 +13,7 @@ import type {
 import type { Mailer } from '../../domain/ports/mailer';
 import type { OrganizationRepository } from '../../domain/ports/organization-repository';
 import type { PasswordHasher } from '../../domain/ports/password-hasher';
+import type { QrCodeRenderer } from '../../domain/ports/qr-code-renderer';
 import type { SecureRandom } from '../../domain/ports/secure-random';
 import type { Transactor } from '../../domain/ports/transactor';
 
@@ -33,6 +34,8 @@ export interface IdentityDeps {
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly mailer: Mailer;
+  /** Draws the authenticator enrollment's otpauth URL for the phone's camera. */
+  readonly qrCodes: QrCodeRenderer;
   /** Issuer shown in authenticator apps, and the public address reset links point to. */
   readonly settings: { readonly issuer: string; readonly publicBaseUrl: string };
   /** Failures of background work (e-mail) that must not reach the caller. */

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import {
   applyChallengeTrigger,
   assertChallengeUsable,
@@ -70,8 +69,8 @@ export class MfaChallenge {
       return user;
     });
     const url = otpauthUrl(secret, user?.email ?? 'account', this.deps.settings.issuer);
-    // Rendered here, never by a third-party service: the secret must not leave the server except to the user.
-    const qrCode = await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
+    // Rendered by this server (the port's adapter), never by a third-party service: the secret must not leave it.
+    const qrCode = await this.deps.qrCodes.pngDataUrl(url);
     return { manualKey: secret, otpauthUrl: url, qrCode };
   }
 

@@ -18,6 +18,7 @@ import type { Mailer } from '../../domain/ports/mailer';
 import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
 import { Hs256AccessTokens } from '../crypto/hs256-access-tokens';
 import { NodeSecureRandom } from '../crypto/node-secure-random';
+import { PngQrCodeRenderer } from '../rendering/png-qr-code-renderer';
 import { ScryptPasswordHasher } from '../crypto/scrypt-password-hasher';
 import { SmtpMailer } from '../email/smtp-mailer';
 import {
@@ -87,6 +88,7 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
     ids: core.ids,
     clock: core.clock,
     mailer,
+    qrCodes: new PngQrCodeRenderer(),
     settings: { issuer: 'Payments', publicBaseUrl: core.config.publicBaseUrl },
     onBackgroundError,
   };

@@ -160,6 +160,8 @@ export function fakeIdentity(clock = new ManualClock(new Date('2026-11-22T04:00:
     ids: { next: (prefix) => `${prefix}${String(++sequence).padStart(6, '0')}` },
     clock,
     mailer,
+    // The text itself, so a test can read what would have been drawn.
+    qrCodes: { pngDataUrl: async (text) => `data:text/plain,${encodeURIComponent(text)}` },
     settings: { issuer: 'Payments', publicBaseUrl: 'https://pay.example.com' },
   };
   return { deps, store, mailer, clock };
