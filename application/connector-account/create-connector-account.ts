@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer';
 import { ConnectorAccount, assertConnectorAllowed } from '../../domain/connector-account/connector-account';
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';

@@ -55,6 +55,52 @@ export function formerSpellings(address: IpAddress): string[] {
   return [...new Set([expanded, padded])].filter((spelling) => spelling !== address.canonical);
 }
 
+/** A network: every address whose first `prefixLength` bits are those of `network` (a CIDR such as `10.0.0.0/8`). */
+export interface IpRange {
+  readonly network: IpAddress;
+  readonly prefixLength: number;
+}
+
+/**
+ * Reads a CIDR (`10.0.0.0/8`, `fd00::/8`), or a bare address meaning that address alone, with the address written
+ * as parseIpAddress reads one. An IPv4-mapped range of /96 or longer is the IPv4 range (`::ffff:10.0.0.0/104` is
+ * `10.0.0.0/8`), as a mapped address is its IPv4 address. Null when the text is neither.
+ */
+export function parseIpRange(text: string): IpRange | null {
+  if (typeof text !== 'string') return null;
+  const [addressText = '', prefixText, ...rest] = text.split('/');
+  if (rest.length > 0) return null;
+  if (ipaddr.IPv4.isValidFourPartDecimal(addressText)) {
+    const prefixLength = prefixLengthOf(prefixText, 32);
+    return prefixLength === null ? null : { network: fromIPv4(ipaddr.IPv4.parse(addressText)), prefixLength };
+  }
+  if (addressText.includes('%') || !ipaddr.IPv6.isValid(addressText)) return null;
+  const prefixLength = prefixLengthOf(prefixText, 128);
+  if (prefixLength === null) return null;
+  const v6 = ipaddr.IPv6.parse(addressText);
+  if (v6.isIPv4MappedAddress()) {
+    // Shorter than /96 the range reaches past the mapped block: it stays an IPv6 range, written as such.
+    if (prefixLength < 96) return { network: { version: 6, canonical: v6.toRFC5952String(), range: v6.range(), embeddedIPv4: [] }, prefixLength };
+    return { network: fromIPv4(v6.toIPv4Address()), prefixLength: prefixLength - 96 };
+  }
+  return { network: fromIPv6(v6), prefixLength };
+}
+
+/** Whether the address lies in the range; an IPv4 address is never in an IPv6 range, nor the reverse. */
+export function ipRangeContains(range: IpRange, address: IpAddress): boolean {
+  if (range.network.version !== address.version) return false;
+  if (address.version === 4) return ipaddr.IPv4.parse(address.canonical).match(ipaddr.IPv4.parse(range.network.canonical), range.prefixLength);
+  return ipaddr.IPv6.parse(address.canonical).match(ipaddr.IPv6.parse(range.network.canonical), range.prefixLength);
+}
+
+/** A CIDR's prefix length, decimal digits up to `max`; absent means the whole address. */
+function prefixLengthOf(text: string | undefined, max: number): number | null {
+  if (text === undefined) return max;
+  if (!/^\d{1,3}$/.test(text)) return null;
+  const bits = Number(text);
+  return bits <= max ? bits : null;
+}
+
 function fromIPv4(v4: ipaddr.IPv4): IpAddress {
   return { version: 4, canonical: v4.toString(), range: v4.range(), embeddedIPv4: [] };
 }
