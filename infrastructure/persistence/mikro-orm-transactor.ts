@@ -2,14 +2,14 @@ import type { EntityManager, Knex, Platform } from '@mikro-orm/postgresql';
 import type { ChangeTopic } from '../../domain/ports/change-feed';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import type { Orm } from './orm';
-import { formatSql } from './sql-literals';
-import { isStalePreparedStatement, PreparedStatements, type Statement } from './prepared-statements';
+import { literalSql } from './sql-statements';
+import { isStalePreparedStatement, PreparedStatements, type DriverQuery, type Probe, type Statement } from './prepared-statements';
 import { GroupCommit } from './group-commit';
 import { databaseUnavailability, rethrowUnavailable } from './database-unavailability';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
 interface PooledConnection {
-  query(text: string, callback: (error: Error | null, result: QueryResult | QueryResult[]) => void): void;
+  query(query: string | DriverQuery, callback: (error: Error | null, result: QueryResult | QueryResult[]) => void): void;
 }
 interface QueryResult {
   rows: Record<string, unknown>[];
@@ -22,10 +22,11 @@ const COMMIT: Statement = { sql: 'commit', params: [] };
 const ROLLBACK: Statement = { sql: 'rollback', params: [] };
 
 /**
- * The connection pool MikroORM opened, used directly: statements are formatted as MikroORM's platform formats
- * them (the literals `em.execute` writes; sql-literals.ts), or run as prepared statements with those literals as
- * arguments (prepared-statements.ts), and sent as ONE simple-protocol query per round trip, so a unit can put
- * BEGIN, its queued writes, a read and COMMIT in as few messages as PostgreSQL allows.
+ * The connection pool MikroORM opened, used directly. On PostgreSQL a batch's statements go as named prepared
+ * statements with their values as bind parameters (prepared-statements.ts), queued on the connection at once:
+ * the driver pipelines them (`pipeline` in orm.ts), so BEGIN, a unit's queued writes, a read and COMMIT still cost
+ * as few round trips as PostgreSQL allows. Without prepared statements (embedded mode) a batch is ONE
+ * simple-protocol query of SQL text written by MikroORM's platform (sql-statements.ts).
  */
 class Connections {
   private readonly knex: Knex;
@@ -40,11 +41,14 @@ class Connections {
     this.prepared = preparedStatements ? PreparedStatements.forPool(this.knex.client, this.platform) : null;
   }
 
-  /** Statements on a connection of their own, outside any transaction (several of them: one implicit transaction). */
+  /** Statements on a connection of their own, outside any transaction (several of them: one transaction). */
   async once(statements: readonly Statement[]): Promise<QueryResult> {
     const connection = await this.acquire();
     try {
-      return await this.send(connection, statements, true);
+      // Pipelined queries each end their own implicit transaction, so several are made one explicitly.
+      if (!this.prepared || statements.length < 2) return await this.send(connection, statements, true);
+      const results = await this.sendAll(connection, [BEGIN, ...statements, COMMIT], true);
+      return results[results.length - 2]!;
     } finally {
       this.release(connection);
     }
@@ -64,39 +68,82 @@ class Connections {
    * so statements never prepared before may be tried first, each in a round trip of its own.
    */
   async send(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
-    if (!this.prepared) return this.query(connection, statements.map((s) => formatSql(this.platform, s.sql, s.params)));
+    const results = await this.sendAll(connection, statements, idle);
+    return results[results.length - 1]!;
+  }
+
+  private async sendAll(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult[]> {
+    if (!this.prepared) {
+      const result = await this.query(connection, statements.map((s) => literalSql(this.platform, s.sql, s.params)).join(';\n'));
+      return Array.isArray(result) ? result : [result];
+    }
     try {
       return await this.sendPrepared(connection, statements, idle);
     } catch (error) {
       if (!idle || !isStalePreparedStatement(error)) throw error;
       // The connection's prepared statements no longer match the server (dropped from elsewhere, or a migration
       // changed a table's columns), so it drops them all and prepares afresh. Nothing of the unit ran before this
-      // batch, and the batch itself failed as a whole, so it is sent once more.
-      if (statements[0] === BEGIN) await this.query(connection, ['rollback']);
+      // batch, and the batch failed as a whole (its BEGIN rolled back, or its one statement refused), so it is sent once more.
+      if (statements[0] === BEGIN) await this.query(connection, 'rollback');
       return this.sendPrepared(connection, statements, idle);
     }
   }
 
-  private async sendPrepared(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
+  private async sendPrepared(connection: PooledConnection, statements: readonly Statement[], idle: boolean): Promise<QueryResult[]> {
     const prepared = this.prepared!;
-    const probe = idle ? (prepare: string) => this.query(connection, [prepare]).then(() => null, (error: unknown) => error ?? new Error('refused')) : null;
-    const batch = await prepared.render(connection, statements, probe);
+    const queries = await prepared.render(connection, statements, idle, this.probe(connection));
     try {
-      const result = await this.query(connection, batch.text);
-      prepared.sent(connection, batch, null);
-      return result;
+      return await this.pipeline(connection, queries);
     } catch (error) {
-      prepared.sent(connection, batch, error);
+      prepared.sent(connection, error);
       throw error;
     }
   }
 
-  private query(connection: PooledConnection, text: readonly string[]): Promise<QueryResult> {
+  /** A text alone in a round trip; inside a transaction under a savepoint, so a refusal leaves the transaction as it was. */
+  private probe(connection: PooledConnection): Probe {
+    const refusal = (error: unknown) => error ?? new Error('refused');
+    return (sql, inTransaction) => {
+      if (!inTransaction) return this.query(connection, sql).then(() => null, refusal);
+      return this.query(connection, `savepoint probe; ${sql}; release savepoint probe`).then(
+        () => null,
+        (error: unknown) => this.query(connection, 'rollback to savepoint probe; release savepoint probe').then(() => refusal(error), () => refusal(error)),
+      );
+    };
+  }
+
+  /**
+   * The queries handed to the driver at once (it writes each as soon as it is queued and reads the answers in
+   * order); every result, or the first failure. Inside an explicit transaction a failed statement fails those after
+   * it and turns the COMMIT into a rollback, so a batch stays all or nothing.
+   */
+  private pipeline(connection: PooledConnection, queries: readonly DriverQuery[]): Promise<QueryResult[]> {
     return new Promise((resolve, reject) => {
-      connection.query(text.join(';\n'), (error, result) => {
+      const results: QueryResult[] = new Array(queries.length);
+      let remaining = queries.length;
+      let failure: unknown = null;
+      if (remaining === 0) resolve(results);
+      queries.forEach((query, index) => {
+        const sent = query.values ? query : query.text;
+        connection.query(sent, (error, result) => {
+          // A connection reset or terminated mid-statement is the database's unavailability, not the statement's fault.
+          if (error) failure ??= databaseUnavailability(error) ?? error;
+          else results[index] = result as QueryResult;
+          remaining -= 1;
+          if (remaining > 0) return;
+          if (failure) reject(failure);
+          else resolve(results);
+        });
+      });
+    });
+  }
+
+  private query(connection: PooledConnection, text: string): Promise<QueryResult | QueryResult[]> {
+    return new Promise((resolve, reject) => {
+      connection.query(text, (error, result) => {
         // A connection reset or terminated mid-statement is the database's unavailability, not the statement's fault.
         if (error) reject(databaseUnavailability(error) ?? error);
-        else resolve(Array.isArray(result) ? result[result.length - 1]! : result);
+        else resolve(result);
       });
     });
   }

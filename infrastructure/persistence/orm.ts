@@ -38,7 +38,9 @@ export async function openOrm(clientUrl: string, poolSize: number, logger?: Logg
     debug: false,
     // knex prints "Connection Error: <error>" with console.warn when it discards a broken pooled connection, and the
     // error's message can hold the statement it was running: one line of codes-free text instead.
-    driverOptions: { log: knexLog(logger) },
+    // `pipeline`: the driver writes each query as soon as it is queued instead of after the previous one's answer,
+    // so the units of work's parameterized statements share a round trip (mikro-orm-transactor.ts).
+    driverOptions: { log: knexLog(logger), connection: { pipeline: true } },
   };
   const orm = await MikroORM.init(options);
   labelUnavailability(orm);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Configuration } from '@mikro-orm/core';
 import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import { PreparedStatements } from '../../../infrastructure/persistence/prepared-statements';
+import { PreparedStatements, type Probe } from '../../../infrastructure/persistence/prepared-statements';
 
 function platform(): PostgreSqlPlatform {
   const configured = new PostgreSqlPlatform();
@@ -9,71 +9,81 @@ function platform(): PostgreSqlPlatform {
   return configured;
 }
 
-const statement = { sql: 'select n from t where id = ?', params: ['a'] };
+const statement = { sql: 'select n from t where id = ?', params: ["a'b"] };
+const accept: Probe = async () => null;
+const stale = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+/** A pooled connection as far as the registry sees it: the driver's record of the names it prepared. */
+function connection(): { connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> } } {
+  return { connection: { parsedStatements: {}, submittedNamedStatements: {} } };
+}
 
 describe('prepared statements (which statements go prepared, without a database)', () => {
-  it('keeps a statement PostgreSQL refused as written as literal text for good', async () => {
+  it('probes a new statement once, then sends it named with its values as parameters', async () => {
     const registry = PreparedStatements.forPool({}, platform());
-    const connection = {};
-    const probes: string[] = [];
-    const refuse = async (prepare: string) => (probes.push(prepare), Object.assign(new Error('could not determine data type'), { code: '42P18' }));
-    expect((await registry.render(connection, [statement], refuse)).text).to.deep.equal(["select n from t where id = 'a'"]);
-    expect((await registry.render(connection, [statement], refuse)).text).to.deep.equal(["select n from t where id = 'a'"]);
-    expect(probes).to.have.length(1);
+    const probes: Array<[string, boolean]> = [];
+    const probe: Probe = async (sql, inTransaction) => (probes.push([sql, inTransaction]), null);
+    const first = await registry.render(connection(), [statement], true, probe);
+    expect(first).to.deep.equal([{ text: 'select n from t where id = $1', values: ["a'b"], name: 'u1' }]);
+    expect(await registry.render(connection(), [statement, { sql: 'begin', params: [] }], false, probe)).to.deep.equal([
+      { text: 'select n from t where id = $1', values: ["a'b"], name: 'u1' },
+      { text: 'begin' },
+    ]);
+    expect(probes).to.deep.equal([['prepare u1 as select n from t where id = $1; deallocate u1', false]]);
+  });
+
+  it('probes inside a transaction when the statement is first seen there (the transactor wraps it in a savepoint)', async () => {
+    const registry = PreparedStatements.forPool({}, platform());
+    const probes: Array<[string, boolean]> = [];
+    await registry.render(connection(), [statement], false, async (sql, inTransaction) => (probes.push([sql, inTransaction]), null));
+    expect(probes).to.deep.equal([['prepare u1 as select n from t where id = $1; deallocate u1', true]]);
+  });
+
+  it("keeps a statement PostgreSQL refused as written as text for good, written by the platform with pg's escaping", async () => {
+    const registry = PreparedStatements.forPool({}, platform());
+    let probes = 0;
+    const refuse: Probe = async () => ((probes += 1), stale('42P18', 'could not determine data type of parameter $1'));
+    expect(await registry.render(connection(), [statement], true, refuse)).to.deep.equal([{ text: "select n from t where id = 'a''b'" }]);
+    expect(await registry.render(connection(), [statement], true, refuse)).to.deep.equal([{ text: "select n from t where id = 'a''b'" }]);
+    expect(probes).to.equal(1);
   });
 
   it('tries again after a refusal that says nothing about the statement (a lost connection, a cancel)', async () => {
     const registry = PreparedStatements.forPool({}, platform());
-    const connection = {};
-    const transient = async () => Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
-    expect((await registry.render(connection, [statement], transient)).text).to.deep.equal(["select n from t where id = 'a'"]);
-    const accept = async () => null;
-    expect((await registry.render(connection, [statement], accept)).text).to.deep.equal(["execute u2('a')"]);
+    const transient: Probe = async () => stale('57014', 'canceling statement due to user request');
+    expect(await registry.render(connection(), [statement], true, transient)).to.deep.equal([{ text: "select n from t where id = 'a''b'" }]);
+    expect(await registry.render(connection(), [statement], true, accept)).to.deep.equal([{ text: 'select n from t where id = $1', values: ["a'b"], name: 'u2' }]);
   });
 
-  it('prepares at the head of the batch on a connection that has not, once another connection prepared it', async () => {
+  it('sends statements without values as text, unprobed', async () => {
     const registry = PreparedStatements.forPool({}, platform());
-    await registry.render({}, [statement], async () => null);
-    const other = {};
-    const batch = await registry.render(other, [statement, { sql: 'begin', params: [] }, statement], null);
-    expect(batch.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')", 'begin', "execute u1('a')"]);
-    registry.sent(other, batch, null);
-    expect((await registry.render(other, [statement], null)).text).to.deep.equal(["execute u1('a')"]);
+    const probe: Probe = async () => expect.fail('probed');
+    expect(await registry.render(connection(), [{ sql: 'commit', params: [] }], true, probe)).to.deep.equal([{ text: 'commit' }]);
   });
 
-  it('forgets what a connection held when the server says it holds no such statement', async () => {
-    const registry = PreparedStatements.forPool({}, platform());
-    const connection = {};
-    const first = await registry.render(connection, [statement], async () => null);
-    registry.sent(connection, first, Object.assign(new Error('prepared statement "u1" does not exist'), { code: '26000' }));
-    expect((await registry.render(connection, [statement], null)).text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
-  });
+  for (const [code, message] of [['26000', 'prepared statement "u1" does not exist'], ['0A000', 'cached plan must not change result type']]) {
+    it(`after ${code} (${message}): unnamed inside a transaction, then DEALLOCATE ALL before the next idle batch and the driver's names forgotten`, async () => {
+      const registry = PreparedStatements.forPool({}, platform());
+      const pooled = connection();
+      await registry.render(pooled, [statement], true, accept);
+      pooled.connection.parsedStatements.u1 = 'select n from t where id = $1';
+      registry.sent(pooled, stale(code, message));
+      expect(await registry.render(pooled, [statement], false, accept)).to.deep.equal([{ text: 'select n from t where id = $1', values: ["a'b"] }]);
+      const alone: string[] = [];
+      const outside = await registry.render(pooled, [statement], true, async (sql) => (alone.push(sql), null));
+      expect(alone).to.deep.equal(['deallocate all']);
+      expect(pooled.connection.parsedStatements).to.deep.equal({});
+      expect(outside).to.deep.equal([{ text: 'select n from t where id = $1', values: ["a'b"], name: 'u1' }]);
+    });
+  }
 
-  it('drops every statement of a connection whose statements went stale, in a round trip before its next batch outside a transaction', async () => {
+  it('ignores failures that are not about prepared statements', async () => {
     const registry = PreparedStatements.forPool({}, platform());
-    const connection = {};
-    const first = await registry.render(connection, [statement], async () => null);
-    registry.sent(connection, first, Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }));
-    // Inside a transaction (no probe) nothing is dropped: the statement is prepared again under its name.
-    const inside = await registry.render(connection, [statement], null);
-    expect(inside.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
-    const alone: string[] = [];
-    const outside = await registry.render(connection, [statement], async (sql) => (alone.push(sql), null));
-    expect(alone).to.deep.equal(['deallocate all']);
-    expect(outside.text).to.deep.equal(['prepare u1 as select n from t where id = $1', "execute u1('a')"]);
-    registry.sent(connection, outside, null);
-    expect((await registry.render(connection, [statement], async () => null)).text).to.deep.equal(["execute u1('a')"]);
-  });
-
-  it('keeps a statement probed in the batch that follows the drop', async () => {
-    const registry = PreparedStatements.forPool({}, platform());
-    const connection = {};
-    registry.sent(connection, await registry.render(connection, [statement], async () => null), Object.assign(new Error('gone'), { code: '26000' }));
-    const sent: string[] = [];
-    const other = { sql: 'select m from t where id = ?', params: ['b'] };
-    const batch = await registry.render(connection, [other], async (sql) => (sent.push(sql), null));
-    expect(sent).to.deep.equal(['deallocate all', 'prepare u2 as select m from t where id = $1']);
-    expect(batch.text).to.deep.equal(["execute u2('b')"]);
+    const pooled = connection();
+    await registry.render(pooled, [statement], true, accept);
+    registry.sent(pooled, stale('23505', 'duplicate key value violates unique constraint'));
+    const probe: Probe = async () => expect.fail('nothing to drop');
+    expect(await registry.render(pooled, [statement], true, probe)).to.deep.equal([{ text: 'select n from t where id = $1', values: ["a'b"], name: 'u1' }]);
   });
 
   it('uses one registry per pool', () => {
