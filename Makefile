@@ -1,7 +1,10 @@
 # Payment orchestration service. `make run` and `make test` work on a fresh clone with Node 20 and npm.
 SHELL := /bin/bash
 NPM ?= npm
-MOCHA := node_modules/.bin/mocha --config .mocharc.json
+# Two mocha configurations, neither with --exit: a run ends when its event loop drains, and the root hooks fail
+# a run that leaves a handle open (test/support/leak-check.ts), so a leak shows up as a failure, not a hang.
+MOCHA_UNIT := node_modules/.bin/mocha --config .mocharc.unit.json
+MOCHA_INTEGRATION := node_modules/.bin/mocha --config .mocharc.integration.json
 UNIT := 'test/unit/**/*.test.ts'
 SERVER_SUITES := 'test/integration/**/*.test.ts' 'test/contract/**/*.test.ts' 'test/e2e/**/*.test.ts'
 # How the service's processes run Node (README, Deployment): a 64 MB young generation, measured to cut scavenge time
@@ -39,14 +42,16 @@ migrate: build
 
 ## Every suite: type check, unit tests (no I/O), then integration, contract and end-to-end tests on the
 ## real PostgreSQL and NATS JetStream (TEST_DATABASE_URL / TEST_NATS_URL, default loopback).
+## Each run prints its own 'N passed, N failed' line; the server suites run even when a unit test failed, and
+## the target fails when either run did.
 test: typecheck webhook-verifier
-	$(MOCHA) $(UNIT) $(SERVER_SUITES)
+	status=0; $(MOCHA_UNIT) $(UNIT) || status=1; $(MOCHA_INTEGRATION) $(SERVER_SUITES) || status=1; exit $$status
 
 test-unit: install
-	$(MOCHA) $(UNIT)
+	$(MOCHA_UNIT) $(UNIT)
 
 test-integration: install
-	$(MOCHA) $(SERVER_SUITES)
+	$(MOCHA_INTEGRATION) $(SERVER_SUITES)
 
 ## Load benchmark (autocannon) against the running service in embedded mode and on PostgreSQL + NATS.
 bench: build

@@ -4,6 +4,7 @@
  */
 import chai from 'chai';
 import chaiAsPromised from 'chai-as-promised';
+import { failOnLeakedHandles, noteRunningTestFile } from './leak-check';
 
 chai.use(chaiAsPromised);
 
@@ -26,9 +27,16 @@ async function closeAll(list: Closer[]): Promise<void> {
 }
 
 export const mochaHooks = {
-  async afterAll(this: Mocha.Context): Promise<void> {
-    this.timeout(180_000);
-    await closeAll(closers.services.splice(0));
-    await closeAll(closers.resources.splice(0));
+  beforeEach(this: Mocha.Context): void {
+    noteRunningTestFile(this.currentTest?.file);
   },
+  // Runs without mocha's --exit: once everything registered here is closed, nothing may keep the process alive.
+  afterAll: [
+    async function closeEverything(this: Mocha.Context): Promise<void> {
+      this.timeout(180_000);
+      await closeAll(closers.services.splice(0));
+      await closeAll(closers.resources.splice(0));
+    },
+    failOnLeakedHandles,
+  ],
 };
