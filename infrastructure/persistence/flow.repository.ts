@@ -104,10 +104,11 @@ export class SqlFlowRepository implements FlowRepository {
   }
 
   async insertVersion(tx: Transaction, scope: TenantScope, v: FlowVersion): Promise<void> {
+    // `array[?]` with a list: each id goes as a parameter of its own (sql-statements.ts), no array literal to quote.
     await entityManager(tx).execute(
       `insert into flow_versions (flow_id, version, organization_id, environment, trigger_event, graph, account_ids, published_at)
-       values (?, ?, ?, ?, ?, ?::jsonb, ?::text[], ?)`,
-      [v.flowId, v.version, scope.organizationId, scope.environment, v.triggerEvent, JSON.stringify(v.graph), toTextArrayLiteral(v.accountIds), v.publishedAt],
+       values (?, ?, ?, ?, ?, ?::jsonb, array[?]::text[], ?)`,
+      [v.flowId, v.version, scope.organizationId, scope.environment, v.triggerEvent, JSON.stringify(v.graph), [...v.accountIds], v.publishedAt],
     );
   }
 
@@ -147,9 +148,9 @@ export class SqlFlowRepository implements FlowRepository {
       `select cited.account_id, f.id, f.name
        from flows f join flow_versions v on v.flow_id = f.id and v.version = f.published_version
        cross join lateral unnest(v.account_ids) as cited (account_id)
-       where f.organization_id = ? and f.environment = ? and f.status = 'published' and cited.account_id = any (?::text[])
+       where f.organization_id = ? and f.environment = ? and f.status = 'published' and cited.account_id = any (array[?]::text[])
        order by f.id`,
-      [scope.organizationId, scope.environment, toTextArrayLiteral(accountIds)],
+      [scope.organizationId, scope.environment, [...accountIds]],
     );
     for (const r of rows) used.set(r.account_id, [...(used.get(r.account_id) ?? []), { id: r.id, name: r.name }]);
     return used;
@@ -159,15 +160,10 @@ export class SqlFlowRepository implements FlowRepository {
     if (accountIds.length === 0) return new Map();
     const rows = await entityManager(tx).execute<Array<{ id: string; kind: AccountFacts['kind'] }>>(
       `select id, kind from connector_accounts
-       where organization_id = ? and environment = ? and deleted_at is null and id = any (?::text[])
+       where organization_id = ? and environment = ? and deleted_at is null and id = any (array[?]::text[])
        order by id for share`,
-      [scope.organizationId, scope.environment, toTextArrayLiteral(accountIds)],
+      [scope.organizationId, scope.environment, [...accountIds]],
     );
     return new Map(rows.map((r) => [r.id, { kind: r.kind }]));
   }
-}
-
-/** A text[] literal: ids are our own (ca_...), but quote and escape anyway. */
-function toTextArrayLiteral(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
