@@ -225,6 +225,11 @@ describe('deploy/kubernetes', () => {
     }
   });
 
+  it('labels the ConfigMap and the migrate Job as the release procedure selects them (docs/operations.md)', () => {
+    const first = objects.filter((object) => ['config', 'migrate'].includes((object.metadata as { labels?: Record<string, string> }).labels?.['app.kubernetes.io/component'] ?? ''));
+    expect(first.map((object) => object.kind).sort()).to.deep.equal(['ConfigMap', 'Job']);
+  });
+
   it('runs every pod as a non-root user', () => {
     for (const object of [...ofKind('Deployment'), ...ofKind('Job')]) {
       const security = templateOf(object).spec.securityContext;
