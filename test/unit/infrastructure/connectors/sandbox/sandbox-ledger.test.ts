@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { newReferences, SandboxLedger, type CardRecord } from '../../../../infrastructure/connectors/sandbox/sandbox-ledger';
+import { newReferences, SandboxLedger, type CardRecord } from '../../../../../infrastructure/connectors/sandbox/sandbox-ledger';
 
 const card = (id: string, idempotencyKey: string): CardRecord => ({
   kind: 'card',

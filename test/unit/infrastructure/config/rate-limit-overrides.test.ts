@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../infrastructure/config/config';
-import { parseRateLimitOverrides } from '../../../infrastructure/config/rate-limit-overrides';
-import { AUTH_LIMIT_NAMES, DEFAULT_AUTH_LIMITS } from '../../../edge/routes/auth.limits';
+import { ConfigError, loadConfig } from '../../../../infrastructure/config/config';
+import { parseRateLimitOverrides } from '../../../../infrastructure/config/rate-limit-overrides';
+import { AUTH_LIMIT_NAMES, DEFAULT_AUTH_LIMITS } from '../../../../edge/routes/auth.limits';
 
 describe('RATE_LIMITS and TRUSTED_PROXIES settings', () => {
   it('reads name=count/window overrides with windows in s, m, h or d', () => {

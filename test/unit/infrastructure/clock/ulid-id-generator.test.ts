@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
+import { UlidIdGenerator } from '../../../../infrastructure/clock/ulid-id-generator';
 
 describe('identifiers (prefix + ULID)', () => {
   it('are prefixed, URL-safe, unique and sortable in creation order', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ChangeAwareCache } from '../../../application/shared/change-aware-cache';
-import type { ChangeFeed, ChangeListener, ChangeTopic } from '../../../domain/ports/change-feed';
+import { ChangeAwareCache } from '../../../../application/shared/change-aware-cache';
+import type { ChangeFeed, ChangeListener, ChangeTopic } from '../../../../domain/ports/change-feed';
 
 /** A feed the test drives: announces changes, resets, goes offline. */
 class ScriptedFeed implements ChangeFeed {

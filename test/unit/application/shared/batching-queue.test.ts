@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BatchingQueue } from '../../../application/shared/batching-queue';
+import { BatchingQueue } from '../../../../application/shared/batching-queue';
 
 /** A handler whose batches finish only when the test says so. */
 function controlledHandler() {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { HttpError } from '../../../edge/http/errors';
-import { GuessThrottle } from '../../../edge/http/guess-throttle';
-import type { AttemptCounter, CountedVerdict } from '../../../edge/http/rate-limiter';
+import { HttpError } from '../../../../edge/http/errors';
+import { GuessThrottle } from '../../../../edge/http/guess-throttle';
+import type { AttemptCounter, CountedVerdict } from '../../../../edge/http/rate-limiter';
 
 /** Counts points per key in one never-ending window, as rate-limiter-flexible does within a window. */
 class CountingFake implements AttemptCounter {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { HttpError } from '../../../edge/http/errors';
-import { findUnstorableText, isStorableText, refuseUnstorablePathParameters, refuseUnstorableText } from '../../../edge/http/text-hygiene';
-import { awkwardStrings, unstorableStrings } from '../../support/awkward-strings';
+import { HttpError } from '../../../../edge/http/errors';
+import { findUnstorableText, isStorableText, refuseUnstorablePathParameters, refuseUnstorableText } from '../../../../edge/http/text-hygiene';
+import { awkwardStrings, unstorableStrings } from '../../../support/awkward-strings';
 
 describe('text the database cannot store (edge hygiene)', () => {
   it('accepts every awkward but storable string, surrogate pairs (emoji) included', () => {

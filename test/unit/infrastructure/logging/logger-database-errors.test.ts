@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DatabaseError } from 'pg';
-import { createLogger } from '../../../infrastructure/logging/logger';
+import { createLogger } from '../../../../infrastructure/logging/logger';
 
 function capture() {
   const lines: string[] = [];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Configuration } from '@mikro-orm/core';
 import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import { PreparedStatements, type Probe } from '../../../infrastructure/persistence/prepared-statements';
+import { PreparedStatements, type Probe } from '../../../../infrastructure/persistence/prepared-statements';
 
 function platform(): PostgreSqlPlatform {
   const configured = new PostgreSqlPlatform();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import type { AttemptDelivery, PendingRecord } from '../../../application/webhook/attempt-delivery';
-import type { WebhookDelivery } from '../../../domain/webhook/webhook-delivery';
-import type { WebhookEndpoint } from '../../../domain/webhook/webhook-endpoint';
-import { ManualClock } from '../../../infrastructure/clock/system-clock';
-import { createLogger } from '../../../infrastructure/logging/logger';
-import { WebhookDeliveryDispatcher } from '../../../infrastructure/messaging/webhook-delivery-dispatcher';
-import type { Orm } from '../../../infrastructure/persistence/orm';
-import { eventually } from '../../support/eventually';
+import type { AttemptDelivery, PendingRecord } from '../../../../application/webhook/attempt-delivery';
+import type { WebhookDelivery } from '../../../../domain/webhook/webhook-delivery';
+import type { WebhookEndpoint } from '../../../../domain/webhook/webhook-endpoint';
+import { ManualClock } from '../../../../infrastructure/clock/system-clock';
+import { createLogger } from '../../../../infrastructure/logging/logger';
+import { WebhookDeliveryDispatcher } from '../../../../infrastructure/messaging/webhook-delivery-dispatcher';
+import type { Orm } from '../../../../infrastructure/persistence/orm';
+import { eventually } from '../../../support/eventually';
 
 /**
  * Handovers from fan-out (`reserve`) are bounded per endpoint by the HTTP requests still open, not by the leases

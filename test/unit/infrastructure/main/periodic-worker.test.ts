@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { periodicWorker } from '../../../infrastructure/main/module';
+import { periodicWorker } from '../../../../infrastructure/main/module';
 
 describe('periodic workers', () => {
   it('never overlaps two runs, keeps going after a failed run, and stops', async () => {

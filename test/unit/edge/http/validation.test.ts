@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { HttpError } from '../../../edge/http/errors';
-import { requestFingerprint } from '../../../edge/http/idempotency';
-import { closeObjects, compileValidator } from '../../../edge/http/validation';
-import { parseJsonBody } from '../../../edge/http/body';
+import { HttpError } from '../../../../edge/http/errors';
+import { requestFingerprint } from '../../../../edge/http/idempotency';
+import { closeObjects, compileValidator } from '../../../../edge/http/validation';
+import { parseJsonBody } from '../../../../edge/http/body';
 
 describe('edge validation', () => {
   const schema = {

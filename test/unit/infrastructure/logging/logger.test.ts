@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../../infrastructure/logging/logger';
+import { createLogger } from '../../../../infrastructure/logging/logger';
 
 function capture() {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { scenarioNameForToken } from '../../../../infrastructure/connectors/sandbox/scenarios';
-import { SANDBOX_TEST_CARDS, brandOf, cardRefusals, luhnValid, tokenizeCard } from '../../../../infrastructure/connectors/sandbox/sandbox-vault';
+import { scenarioNameForToken } from '../../../../../infrastructure/connectors/sandbox/scenarios';
+import { SANDBOX_TEST_CARDS, brandOf, cardRefusals, luhnValid, tokenizeCard } from '../../../../../infrastructure/connectors/sandbox/sandbox-vault';
 
 describe('sandbox vault rules (contract.md 5, browser tokenization)', () => {
   const now = new Date('2026-11-22T00:00:00.000Z');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, usePreparedStatements } from '../../../infrastructure/config/config';
+import { ConfigError, loadConfig, usePreparedStatements } from '../../../../infrastructure/config/config';
 
 describe('configuration from the environment', () => {
   it('defaults to embedded, local mode with the spec values', () => {

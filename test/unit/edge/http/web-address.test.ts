@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { HttpError } from '../../../edge/http/errors';
-import { compileValidator } from '../../../edge/http/validation';
-import { optionalWebAddress, webAddress } from '../../../edge/http/web-address';
+import type { HttpError } from '../../../../edge/http/errors';
+import { compileValidator } from '../../../../edge/http/validation';
+import { optionalWebAddress, webAddress } from '../../../../edge/http/web-address';
 
 describe('edge: web address schema fragment (http and https only)', () => {
   const validate = compileValidator(

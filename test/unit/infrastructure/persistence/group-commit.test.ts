@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { GroupCommit } from '../../../infrastructure/persistence/group-commit';
-import type { Statement } from '../../../infrastructure/persistence/prepared-statements';
+import { GroupCommit } from '../../../../infrastructure/persistence/group-commit';
+import type { Statement } from '../../../../infrastructure/persistence/prepared-statements';
 
 const write = (id: string): Statement => ({ sql: 'insert into t values (?)', params: [id] });
 const LOCK_TIMEOUT = `set local lock_timeout = '50ms'`;

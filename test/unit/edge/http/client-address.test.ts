@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clientAddress, parseAddress, TrustedProxies } from '../../../edge/http/client-address';
+import { clientAddress, parseAddress, TrustedProxies } from '../../../../edge/http/client-address';
 
 describe('client address (TRUSTED_PROXIES, X-Forwarded-For)', () => {
   const proxies = TrustedProxies.parse(['10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
