@@ -19,6 +19,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   ports?: string[];
+  stop_grace_period?: string;
 }
 
 const SERVICE_IMAGE = 'payment-orchestration-service:local';
@@ -117,6 +118,15 @@ describe('compose.yaml', () => {
     const acquirer = ours.find(([, service]) => service.command?.join(' ') === 'connector sandbox')![1];
     expect(acquirer.environment?.['CORE_NOTIFICATIONS_ADDRESS']).to.equal(`${byRole('worker')[0]}:${worker.environment?.['CORE_NOTIFICATIONS_PORT']}`);
     expect(worker.environment?.['CORE_NOTIFICATIONS_HOST']).to.equal('0.0.0.0');
+  });
+
+  it('lets a process drain for SHUTDOWN_GRACE_MS before Compose kills it', () => {
+    for (const [name, service] of ours) {
+      const graceMs = Number(service.environment?.['SHUTDOWN_GRACE_MS'] ?? 25_000);
+      const period = /^(\d+)s$/.exec(service.stop_grace_period ?? '10s');
+      // main.ts gives the rest of the shutdown 5 s past the grace before it exits on its own.
+      expect(Number(period?.[1]), name).to.be.at.least(graceMs / 1000 + 5);
+    }
   });
 
   it('checks each edge by its readiness route and publishes it on the loopback only', () => {
