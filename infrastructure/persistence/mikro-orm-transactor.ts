@@ -123,18 +123,27 @@ class Connections {
       let remaining = queries.length;
       let failure: unknown = null;
       if (remaining === 0) resolve(results);
-      queries.forEach((query, index) => {
-        const sent = query.values ? query : query.text;
-        connection.query(sent, (error, result) => {
-          // A connection reset or terminated mid-statement is the database's unavailability, not the statement's fault.
-          if (error) failure ??= databaseUnavailability(error) ?? error;
-          else results[index] = result as QueryResult;
-          remaining -= 1;
-          if (remaining > 0) return;
-          if (failure) reject(failure);
-          else resolve(results);
+      // The driver writes each query to the socket as it is queued (one write per query, a hundred in a group);
+      // corked, the batch leaves in one write. Measured on payment-like groups: 3,765-3,925 units/s against
+      // 2,178-2,597 without, the old literal EXECUTE batches at 2,558-3,222.
+      const stream = socketOf(connection);
+      stream?.cork();
+      try {
+        queries.forEach((query, index) => {
+          const sent = query.values ? query : query.text;
+          connection.query(sent, (error, result) => {
+            // A connection reset or terminated mid-statement is the database's unavailability, not the statement's fault.
+            if (error) failure ??= databaseUnavailability(error) ?? error;
+            else results[index] = result as QueryResult;
+            remaining -= 1;
+            if (remaining > 0) return;
+            if (failure) reject(failure);
+            else resolve(results);
+          });
         });
-      });
+      } finally {
+        stream?.uncork();
+      }
     });
   }
 
@@ -147,6 +156,11 @@ class Connections {
       });
     });
   }
+}
+
+/** The socket under a pg.Client (`client.connection.stream`), where the driver exposes it. */
+function socketOf(connection: PooledConnection): { cork(): void; uncork(): void } | undefined {
+  return (connection as { connection?: { stream?: { cork(): void; uncork(): void } } }).connection?.stream;
 }
 
 /** What `em.execute(sql, params, method)` answers, so repositories read the same shapes. */
