@@ -65,7 +65,8 @@ if (process.env.TEST_LEAK_ORIGINS === '1') {
       // The test file on the stack when there is one (async stacks lose it), else the file whose test ran last.
       const testFrame = frames.find((line) => line.includes('/test/') && !line.includes('/test/support/'));
       const file = testFrame?.match(/(test\/[^:)]+)/)?.[1] ?? currentTestFile;
-      origins.set(resource, `, opened by ${file}\n${frames.slice(0, 6).join('\n')}`);
+      const where = frames.slice(0, 6).map((line) => `      ${line.trim()}`).join('\n');
+      origins.set(resource, `, opened by ${file}${where ? `\n${where}` : ''}`);
     },
   }).enable();
 }
