@@ -1,5 +1,6 @@
 import { tenantChangeKey } from '../../domain/ports/change-feed';
 import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
+import type { FlowGraph } from '../../domain/flow/flow-graph';
 import type { FlowRepository, PublishedFlow } from '../../domain/ports/flow-repository';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
 import type { Transaction } from '../../domain/ports/transactor';
@@ -27,6 +28,11 @@ export class PublishedFlows implements PaymentFlows, ConnectorAccountUsage {
     if (flowId) return this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent, flowId }));
     const read = () => this.deps.transactor.read((tx) => this.flows.findPublished(tx, scope, { triggerEvent }));
     return this.activeMemory ? this.activeMemory.get(tenantChangeKey(scope), read) : read();
+  }
+
+  async graphOf(scope: TenantScope, flowId: string, version: number): Promise<FlowGraph | null> {
+    const found = await this.deps.transactor.read((tx) => this.flows.findVersion(tx, scope, flowId, version));
+    return found?.graph ?? null;
   }
 
   publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>> {

@@ -1,23 +1,21 @@
 import type { CustomerPrimitives } from '../../domain/customer/customer';
-import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type PaymentAttempt, type SplitEntry } from '../../domain/payment/payment';
-import { classifyDecline } from '../../domain/payment/decline/classify-decline';
-import { directRouting, type RoutableAccount, type RoutingPaymentProjection } from '../../domain/payment/routing/direct-routing';
-import { flowRouting } from '../../domain/flow/flow-route';
-import type { FlowPaymentFacts } from '../../domain/flow/flow-rules';
+import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type SplitEntry } from '../../domain/payment/payment';
+import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
+import { newFlowRun } from '../../domain/flow-run/flow-run';
+import { stepFlowRun } from '../../domain/flow-run/flow-step';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
-import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
-import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 import { canonicalIpAddress } from '../../domain/shared/ip-address';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
-import { authorizeRequest, requestForAccount, type FraudAnalysisInput } from './authorize-request';
-import { expiryActionOf } from './notify-expiring-authorizations';
+import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
+import { AuthorizationRun, runContext, type AttemptIntents, type DrivenRun } from './authorization-run';
 import { RoutingLease } from './routing-lease';
-import { NOT_SENT, callFailureOf, recordCalls, technicalAttempt } from './payment-attempts';
+import { recordCalls } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+import { settleRunOutcome } from './run-outcome';
 
 export interface CreateCardPaymentCommand {
   readonly scope: TenantScope;
@@ -122,15 +120,20 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
 }
 
 /**
- * Creates and processes a card payment with a vault token or a saved card, routed by the published flow named
- * in flowId or active in the environment (docs/flows.md), else directly; both give a ranked fallback list.
- * tx1 saves the payment in processing (and counts live usage); each account of the ranked list is then tried
- * outside any transaction, with the attempt id as idempotency key and the gateway's deadline; technical
- * failures and timeouts fall back to the next account, an issuer answer ends routing; tx2 records the attempts,
- * the outcome and its events.
+ * Creates and processes a card payment with a vault token or a saved card. The payment runs the published flow
+ * named in flowId or active in the environment (docs/flows.md), else direct routing's built-in graph: the run's
+ * first step is taken before anything is saved; tx1 saves the payment in processing with its run and the first
+ * call's attempt id (and counts live usage); the executor (authorization-run.ts) then makes each call outside any
+ * transaction, with the attempt id as idempotency key and the gateway's deadline, feeding each answer back to the
+ * run (technical failures fall back, an issuer answer ends routing); tx2 records the attempts, the run, the outcome
+ * and its events.
  */
 export class CreatePayment {
-  constructor(private readonly deps: PaymentDeps) {}
+  private readonly runner: AuthorizationRun;
+
+  constructor(private readonly deps: PaymentDeps) {
+    this.runner = new AuthorizationRun(deps);
+  }
 
   async execute(input: CreateCardPaymentCommand): Promise<PaymentObject> {
     // The payer's address enters here: from now on it is its canonical form, the one stored, sent and compared.
@@ -150,19 +153,7 @@ export class CreatePayment {
     if (command.card?.connectorAccountId && !allAccounts.some((account) => account.id === command.card!.connectorAccountId)) {
       throw new NotFoundError('connector account', command.card.connectorAccountId);
     }
-    const projection: RoutingPaymentProjection = {
-      methodType: 'card',
-      amount: command.amount,
-      currency: command.currency ?? 'BRL',
-      installments: command.installments ?? 1,
-      hasSplits: splits.length > 0,
-      pinnedConnectorAccountId: source.pinnedAccountId,
-    };
-    const routed = flow
-      ? flowRouting({ graph: flow.graph, payment: projection, facts: flowFacts(command, source, projection), accounts: allAccounts, random: this.deps.random ?? Math.random })
-      : null;
-    const decision = routed ?? directRouting(projection, allAccounts);
-
+    const graph = flow ? flow.graph : directRoutingGraph({ methodType: 'card' }, allAccounts);
     const payment = Payment.createCard({
       id: this.deps.ids.next('pay_'),
       organizationId: scope.organizationId,
@@ -184,34 +175,43 @@ export class CreatePayment {
       clientUserAgent: command.clientUserAgent ?? null,
       deviceId: command.deviceId ?? null,
       splits,
-      flowRun: flow && routed ? { flowId: flow.flowId, name: flow.name, version: flow.version, plan: routed.plan } : null,
+      pinnedConnectorAccountId: source.pinnedAccountId,
+      flowRun: newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null),
       now: this.deps.clock.now(),
     });
 
-    if (!decision.ok) {
-      payment.fail({
-        error: { code: routingErrorCode(decision.reason), message: decision.message, stage: 'routing', connectorAccount: null },
-        routingStopReason: decision.reason,
-        now: this.deps.clock.now(),
-      });
-    }
+    // The run's first step, before anything is saved: the first call (its attempt id saved with the payment in tx1,
+    // for crash recovery), or already the end (the flow declined, no account can take the payment).
+    const context = runContext(payment, graph, allAccounts, this.deps.random ?? Math.random);
+    const first = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
+    const call = first.action.kind === 'call_acquirer' ? { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId } : null;
+    if (call) payment.advanceRun(first.run, this.deps.clock.now());
+    else settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
 
-    // Crash recovery: the first attempt's id is saved with the payment, before any connector call.
-    const lease = decision.ok && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, decision.accounts[0]!.id) : null;
+    const lease = call && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, call) : null;
     const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());
-      if (lease && decision.ok) await lease.open(tx, scope, request, decision.accounts.map((a) => a.id));
+      if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
     });
-    if (!decision.ok) return paymentObject(payment.toPrimitives());
+    if (!call) return paymentObject(payment.toPrimitives());
 
-    const outcome = await this.route(scope, decision.accounts, source, lease, request);
+    const intents: AttemptIntents = lease
+      ? lease.intents([{ ...call, startedAt: payment.view().createdAt }], { extendForSaved: false })
+      : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
+    const driven = await this.runner.drive({ scope, request, card: source.card, context, from: first, intents });
+    if (driven.handedOver) {
+      // A recovery worker took the payment over (this request stalled past the grace period); it records the outcome.
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
+      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+      return paymentObject(current.toPrimitives());
+    }
 
-    const stored = lease ? await this.recordHeld(scope, payment, outcome, lease) : await this.recordLocked(scope, payment.id, outcome);
+    const stored = lease ? await this.recordHeld(scope, payment, driven, lease) : await this.recordLocked(scope, payment.id, driven);
     const final = stored.toPrimitives();
     await this.afterOutcome(scope, final, source, command);
     return paymentObject(final);
@@ -224,11 +224,11 @@ export class CreatePayment {
    * recovery worker took it over (this request stalled past the grace period), the unit fails as a whole and the
    * request answers what is stored; the worker records the outcome.
    */
-  private async recordHeld(scope: TenantScope, payment: Payment, outcome: RoutingOutcome, lease: RoutingLease): Promise<Payment> {
+  private async recordHeld(scope: TenantScope, payment: Payment, driven: DrivenRun, lease: RoutingLease): Promise<Payment> {
     try {
       await this.deps.transactor.run(async (tx) => {
-        await lease.settleQueued(tx, outcome.attempts);
-        await this.applyOutcome(tx, scope, payment, outcome);
+        await lease.settleQueued(tx, driven.attempts);
+        await this.applyOutcome(tx, scope, payment, driven);
       });
       return payment;
     } catch (error) {
@@ -240,42 +240,22 @@ export class CreatePayment {
   }
 
   /** tx2 without crash recovery wired: the payment locked and read, then the outcome recorded. */
-  private async recordLocked(scope: TenantScope, paymentId: string, outcome: RoutingOutcome): Promise<Payment> {
+  private async recordLocked(scope: TenantScope, paymentId: string, driven: DrivenRun): Promise<Payment> {
     return this.deps.transactor.run(async (tx) => {
       const current = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
       if (!current) throw new Error(`payment ${paymentId} vanished between its two transactions`);
-      await this.applyOutcome(tx, scope, current, outcome);
+      await this.applyOutcome(tx, scope, current, driven);
       return current;
     });
   }
 
-  private async applyOutcome(tx: Transaction, scope: TenantScope, current: Payment, outcome: RoutingOutcome): Promise<void> {
-    for (const attempt of outcome.attempts) current.recordAttempt(attempt);
-    const now = this.deps.clock.now();
-    const o = outcome.result;
-    // The acquirer's analysis first: a declined verdict's payment.failed follows its antifraud.assessment_completed.
-    const analysis = o.kind === 'approved' ? o.output.fraudAnalysis : o.kind === 'declined' ? o.fraudAnalysis : undefined;
-    if (analysis && o.kind !== 'failed') {
-      current.registerAntifraudAssessment({ id: this.deps.ids.next('afa_'), origin: 'acquirer', ...analysis, connectorAccountId: o.account.id, now });
-    }
-    if (o.kind === 'approved') {
-      current.approve({
-        connectorAccountId: o.account.id,
-        connectorSlug: o.account.connectorSlug,
-        references: { nsu: o.output.references.nsu ?? null, tid: o.output.references.tid ?? null, authorizationCode: o.output.references.authorizationCode ?? null, acquirerPaymentId: o.output.references.acquirerPaymentId },
-        fraudReview: o.output.fraudReviewPending,
-        expiryAction: expiryActionOf(o.account),
-        now,
-      });
-    } else if (o.kind === 'declined') {
-      current.decline({ rawCode: o.rawCode, connectorAccountId: o.account.id, connectorSlug: o.account.connectorSlug, now });
-    } else {
-      current.fail({ error: o.error, routingStopReason: o.reason, now });
-    }
+  private async applyOutcome(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun): Promise<void> {
+    for (const attempt of driven.attempts) current.recordAttempt(attempt);
+    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
     await this.deps.payments.update(tx, current);
     const events = current.pullEvents().map(paymentEventToOutbox);
     if (events.length) await this.deps.outbox.append(tx, events);
-    await recordCalls(this.deps, tx, scope, outcome.attempts);
+    await recordCalls(this.deps, tx, scope, driven.attempts);
   }
 
   /** Best effort, after commit: card-testing signals never change the payment's answer. */
@@ -358,117 +338,4 @@ export class CreatePayment {
     const missing = splits.flatMap((s, index) => (existing.has(s.recipientId) ? [] : [{ param: `body.splits[${index}].recipientId`, message: `No such recipient: ${s.recipientId}` }]));
     if (missing.length > 0) throw new DomainError('resource_missing', missing[0]!.message, { param: missing[0]!.param, details: missing });
   }
-
-  private async route(
-    scope: TenantScope,
-    accounts: readonly RoutableAccount[],
-    source: ChargeSource,
-    lease: RoutingLease | null,
-    request: ReturnType<typeof authorizeRequest>,
-  ): Promise<RoutingOutcome> {
-    const attempts: PaymentAttempt[] = [];
-    let lastFailure: { account: { id: string; name: string }; message: string } | null = null;
-    for (const candidate of accounts) {
-      let opened: Awaited<ReturnType<PaymentDeps['connectors']['open']>>;
-      let openFailure: string | null = null;
-      try {
-        opened = await this.deps.connectors.open(scope, candidate.id);
-        if (!opened) openFailure = `the ${candidate.connectorSlug} adapter is not available in this installation`;
-      } catch (error) {
-        // credentials that cannot be read (key rotated, row gone) are this account's problem: try the next one
-        opened = null;
-        openFailure = `the account could not be opened: ${error instanceof Error ? error.message : String(error)}`;
-      }
-      if (!opened) {
-        // Nothing was sent, but the account was in line: its attempt says why routing went past it.
-        attempts.push(technicalAttempt(this.deps.ids.next('att_'), candidate.id, candidate.connectorSlug, this.deps.clock.now(), 0, `Not sent: ${openFailure}`, NOT_SENT));
-        lastFailure = { account: { id: candidate.id, name: candidate.name ?? candidate.id }, message: openFailure! };
-        continue;
-      }
-      const { account, gateway, credentials } = opened;
-      const attemptId = lease ? await lease.attemptIdFor(account.id) : this.deps.ids.next('att_');
-      if (attemptId === null) {
-        // The lease was taken over: the worker holding it finishes the payment (tx2 records nothing for us).
-        return { attempts, result: { kind: 'failed', reason: 'handed_over', error: { code: 'handed_over', message: 'Routing was taken over by recovery.', stage: 'authorization', connectorAccount: null } } };
-      }
-      const started = this.deps.clock.now();
-      let output: AuthorizeOutput;
-      try {
-        output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account) });
-      } catch (error) {
-        const latencyMs = this.deps.clock.now().getTime() - started.getTime();
-        const message = error instanceof Error ? error.message : String(error);
-        attempts.push(technicalAttempt(attemptId, account.id, account.connectorSlug, started, latencyMs, message, callFailureOf(error)));
-        lastFailure = { account: { id: account.id, name: account.name }, message };
-        continue;
-      }
-      const latencyMs = this.deps.clock.now().getTime() - started.getTime();
-      const base = { id: attemptId, connectorAccountId: account.id, connectorSlug: account.connectorSlug, latencyMs, startedAt: started.toISOString() };
-      if (output.status === 'approved') {
-        attempts.push({ ...base, rawCode: output.rawCode, classification: output.fraudReviewPending ? 'FRAUD_REVIEW' : 'APPROVED', outcome: output.fraudReviewPending ? 'fraud_review' : 'approved', message: output.message || null });
-        return { attempts, result: { kind: 'approved', account, output } };
-      }
-      if (output.status === 'declined') {
-        const c = classifyDecline(output.rawCode, source.card);
-        attempts.push({ ...base, rawCode: output.rawCode, classification: c.reason, outcome: 'declined', message: output.message || null });
-        return { attempts, result: { kind: 'declined', account, rawCode: output.rawCode, ...(output.fraudAnalysis ? { fraudAnalysis: output.fraudAnalysis } : {}) } };
-      }
-      // An action (3DS) is only reachable through a flow with a three_ds node; direct routing cannot pause for it.
-      attempts.push({ ...base, rawCode: output.rawCode || null, classification: 'AUTHENTICATION_REQUIRED', outcome: 'declined', message: output.message || null });
-      return {
-        attempts,
-        result: {
-          kind: 'failed',
-          reason: 'authentication_required',
-          error: { code: 'authentication_required', message: 'The issuer requires 3DS authentication; publish a flow with a three_ds node to charge this card.', stage: 'authorization', connectorAccount: { id: account.id, name: account.name } },
-        },
-      };
-    }
-    return {
-      attempts,
-      result: {
-        kind: 'failed',
-        reason: 'all_accounts_failed',
-        error: {
-          code: 'connector_unavailable',
-          message: lastFailure ? `No connector account could process the payment; last error: ${lastFailure.message}` : 'No connector account could be opened for the payment.',
-          stage: 'authorization',
-          connectorAccount: lastFailure?.account ?? null,
-        },
-      },
-    };
-  }
 }
-
-function routingErrorCode(reason: string): string {
-  if (reason === 'split_not_supported') return 'split_not_supported';
-  if (reason === 'declined_by_flow') return 'declined_by_flow';
-  return 'no_connector_available';
-}
-
-/** What conditions and switches of a flow may look at. */
-function flowFacts(command: CreateCardPaymentCommand, source: ChargeSource, projection: RoutingPaymentProjection): FlowPaymentFacts {
-  return {
-    amount: projection.amount,
-    currency: projection.currency,
-    installments: projection.installments,
-    methodType: projection.methodType,
-    captureMethod: command.captureMethod ?? 'automatic',
-    initiator: command.initiator ?? 'customer',
-    hasSplits: projection.hasSplits,
-    customerId: source.customerId,
-    cardBrand: source.card.brand,
-    cardBin: source.card.bin,
-    metadata: command.metadata ?? {},
-  };
-}
-
-interface RoutingOutcome {
-  attempts: PaymentAttempt[];
-  result: RoutingResult;
-}
-
-type RoutingResult =
-  | { kind: 'approved'; account: PaymentConnectorAccount; output: Extract<AuthorizeOutput, { status: 'approved' }> }
-  | { kind: 'declined'; account: PaymentConnectorAccount; rawCode: string; fraudAnalysis?: AcquirerFraudAnalysis }
-  | { kind: 'failed'; reason: string; error: { code: string; message: string; stage: string; connectorAccount: { id: string; name: string } | null } };

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 import { antifraudAssessmentObject, paymentObject } from './payment-object';
+import type { FlowRunState } from '../../domain/flow-run/flow-run';
 
 /**
  * The full payment view: the resource plus why routing stopped, attempts, operations, refunds, the event
@@ -32,10 +33,10 @@ export class GetPayment {
       }));
       return {
         ...paymentObject(p),
-        routing: { strategy: p.flowRun ? 'flow' : 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
+        routing: { strategy: p.flowRun?.flow ? 'flow' : 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
         operations,
         refunds: operations.filter((o) => o.type === 'refund'),
-        flowExecution: p.flowRun ? { flowId: p.flowRun.flowId, name: p.flowRun.name, version: p.flowRun.version, steps: p.flowRun.steps ?? [] } : null,
+        flowExecution: p.flowRun ? flowExecutionView(p.flowRun) : null,
         antifraud: p.antifraud.map((a) => antifraudAssessmentObject(a, p.id)),
         disputes: [],
         timeline,
@@ -54,4 +55,30 @@ export class GetPayment {
       };
     });
   }
+}
+
+/**
+ * The payment's run as the full view shows it: the flow (direct routing's built-in graph when none was published),
+ * where it stands and what it waits for, and each step with the port it left by, its timings and the acquirer calls
+ * made there.
+ */
+function flowExecutionView(run: FlowRunState) {
+  return {
+    flowId: run.flow?.flowId ?? null,
+    name: run.flow?.name ?? 'Direct routing',
+    version: run.flow?.version ?? null,
+    status: run.status,
+    waitingFor: run.waitingFor,
+    outcome: run.outcome,
+    steps: run.steps.map((step) => ({
+      nodeId: step.nodeId,
+      type: step.type,
+      port: step.exit,
+      startedAt: step.startedAt,
+      endedAt: step.endedAt,
+      durationMs: Date.parse(step.endedAt) - Date.parse(step.startedAt),
+      ...(step.calls ? { calls: step.calls.map((c) => ({ connectorAccountId: c.accountId, attemptId: c.attemptId, result: c.result, startedAt: c.startedAt, endedAt: c.endedAt })) } : {}),
+      ...(step.note ? { note: step.note } : {}),
+    })),
+  };
 }

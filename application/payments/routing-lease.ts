@@ -1,5 +1,6 @@
 import { isOutcomeUnknown, type Payment, type PaymentAttempt } from '../../domain/payment/payment';
-import type { AuthorizeRequest, PaymentRecoveryRepository, SettleInput } from '../../domain/ports/payment-recovery';
+import type { AttemptIntent, AuthorizeRequest, PaymentRecoveryRepository, SettleInput } from '../../domain/ports/payment-recovery';
+import type { AttemptIntents } from './authorization-run';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
@@ -12,14 +13,13 @@ export interface PaymentRecoveryDeps {
 }
 
 /**
- * The routing of one payment as its holder (the creating request, or a recovery worker) drives it: every attempt
- * id is saved BEFORE its connector call (the first one with the payment in tx1, fallbacks by a small write that
- * also extends the lease), and the outcome may only be recorded while the lease is still held (`settle` in tx2).
+ * The routing of one payment as its holder (the creating request, or a recovery worker) drives its flow run: every
+ * attempt id is saved BEFORE its connector call (the first one with the payment in tx1, the next ones by a small
+ * write that also extends the lease), and the outcome may only be recorded while the lease is still held (`settle`
+ * in tx2).
  * Whoever holds the lease is the only one to call connectors with new attempt ids for the payment.
  */
 export class RoutingLease {
-  private firstUsed = false;
-
   constructor(
     private readonly deps: PaymentDeps,
     private readonly recovery: PaymentRecoveryDeps,
@@ -28,9 +28,9 @@ export class RoutingLease {
     private readonly first: { attemptId: string; connectorAccountId: string } | null,
   ) {}
 
-  /** For POST /v1/payments: the first attempt's id is chosen now and saved with the payment. */
-  static forCreate(deps: PaymentDeps, recovery: PaymentRecoveryDeps, paymentId: string, firstAccountId: string): RoutingLease {
-    return new RoutingLease(deps, recovery, paymentId, `create:${paymentId}`, { attemptId: deps.ids.next('att_'), connectorAccountId: firstAccountId });
+  /** For POST /v1/payments: the run's first call, saved with the payment in tx1. */
+  static forCreate(deps: PaymentDeps, recovery: PaymentRecoveryDeps, paymentId: string, first: { attemptId: string; connectorAccountId: string }): RoutingLease {
+    return new RoutingLease(deps, recovery, paymentId, `create:${paymentId}`, first);
   }
 
   /** tx1 (queued write): the routing row with the first intent and the request a recovery would re-send. */
@@ -50,18 +50,34 @@ export class RoutingLease {
   }
 
   /**
-   * The attempt id to send to this account: the one saved in tx1 for the first account, else a new one saved now
-   * (and the lease extended). Null when the lease was lost: stop calling connectors, the new holder finishes.
+   * The attempt ids of the run this lease holds: those saved earlier (the first one in tx1, or those a dead holder
+   * sent) are reused for their accounts, in order; a new one is saved, extending the lease, before its call.
+   * `extendForSaved`: a holder that resumes another's run extends the lease before re-sending a saved attempt too.
    */
-  async attemptIdFor(connectorAccountId: string): Promise<string | null> {
-    if (this.first && !this.firstUsed && this.first.connectorAccountId === connectorAccountId) {
-      this.firstUsed = true;
-      return this.first.attemptId;
-    }
-    this.firstUsed = true;
-    const attemptId = this.deps.ids.next('att_');
+  intents(saved: readonly AttemptIntent[], options: { extendForSaved: boolean }): AttemptIntents & { notReused(): AttemptIntent[] } {
+    const pending = [...saved];
+    const reused = new Set<string>();
+    return {
+      idFor: (accountId) => {
+        const index = pending.findIndex((intent) => intent.connectorAccountId === accountId);
+        if (index < 0) return this.deps.ids.next('att_');
+        return pending.splice(index, 1)[0]!.attemptId;
+      },
+      beforeCall: async (accountId, attemptId) => {
+        if (saved.some((intent) => intent.attemptId === attemptId)) {
+          reused.add(attemptId);
+          return options.extendForSaved ? this.extend() : true;
+        }
+        return this.saveIntent(accountId, attemptId);
+      },
+      notReused: () => saved.filter((intent) => !reused.has(intent.attemptId)),
+    };
+  }
+
+  /** Saves an attempt about to be sent and extends the lease; false when the lease was lost (stop calling). */
+  private async saveIntent(connectorAccountId: string, attemptId: string): Promise<boolean> {
     const now = this.deps.clock.now();
-    const held = await this.deps.transactor.read((tx) =>
+    return this.deps.transactor.read((tx) =>
       this.recovery.store.renew(tx, {
         paymentId: this.paymentId,
         leaseOwner: this.leaseOwner,
@@ -70,7 +86,6 @@ export class RoutingLease {
         now,
       }),
     );
-    return held ? attemptId : null;
   }
 
   /** Extends the lease before a call that reuses a saved attempt id (recovery). False when it was lost. */

@@ -10,11 +10,16 @@ export const DIRECT_ROUTE_NODE_ID = 'direct-route';
 
 export function directRoutingGraph(payment: Pick<RoutingPaymentProjection, 'methodType'>, accounts: readonly RoutableAccount[]): FlowGraph {
   const ranked = rankByCost(accounts.filter((a) => a.enabled && a.capabilities.includes(payment.methodType)));
+  return priorityRouteGraph(ranked.map((a) => a.id));
+}
+
+/** The built-in graph over accounts already ranked: trigger -> route (priority, as listed) -> approve / decline. */
+export function priorityRouteGraph(accountIds: readonly string[]): FlowGraph {
   const at = { x: 0, y: 0 };
   return {
     nodes: [
       { id: 'direct-trigger', type: 'trigger', position: at, data: {} },
-      { id: DIRECT_ROUTE_NODE_ID, type: 'route', position: at, data: { strategy: 'priority', connectorAccountIds: ranked.map((a) => a.id) } },
+      { id: DIRECT_ROUTE_NODE_ID, type: 'route', position: at, data: { strategy: 'priority', connectorAccountIds: [...accountIds] } },
       { id: 'direct-approve', type: 'approve', position: at, data: {} },
       { id: 'direct-decline', type: 'decline', position: at, data: {} },
     ],

@@ -33,17 +33,28 @@ export type FlowWait =
 
 export type FlowWaitKind = FlowWait['kind'];
 
-/** One node the run went through and the exit it left by (null: a terminal, or a node the run is still at). */
+/** One call to an acquirer account made at a node, in order (a route node falls back from one to the next). */
+export interface FlowRunCall {
+  readonly accountId: string;
+  /** The call's idempotency key at the acquirer (the payment attempt's id). */
+  readonly attemptId: string;
+  /** What the acquirer answered; null while the run waits for it. */
+  readonly result: 'approved' | 'declined' | 'technical_failure' | 'authentication_required' | 'pending_payment' | null;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly note?: string;
+}
+
+/** One node the run went through and the exit it left by (null: a terminal, or a wait that ended without one). */
 export interface FlowRunStep {
   readonly nodeId: string;
   readonly type: FlowNodeType;
   readonly exit: string | null;
   readonly startedAt: string;
-  readonly endedAt: string | null;
-  /** The account called at an acquirer or route node, and the attempt (its idempotency key). */
-  readonly accountId?: string;
-  readonly attemptId?: string;
-  /** Why the node left by the exit it did, when the exit alone does not say (no usable account, a failure). */
+  readonly endedAt: string;
+  /** The acquirer calls of an acquirer or route node, in order. */
+  readonly calls?: readonly FlowRunCall[];
+  /** Why the node left by the exit it did, when the exit alone does not say (no usable account, an expiry). */
   readonly note?: string;
 }
 
@@ -61,11 +72,13 @@ export interface FlowRunAuthorization {
   readonly attemptId: string;
 }
 
-/** Where a route (or acquirer) node stands in its own fallback list. */
+/** Where an acquirer or route node stands in its own fallback list, with the calls made there so far. */
 export interface FlowRunRouteCursor {
   readonly nodeId: string;
   readonly candidates: readonly string[];
   readonly next: number;
+  readonly since: string;
+  readonly calls: readonly FlowRunCall[];
 }
 
 export interface FlowRunState {

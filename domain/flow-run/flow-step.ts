@@ -10,8 +10,8 @@ import { DomainError } from '../shared/domain-error';
 import { indexGraph, type FlowGraph, type FlowNode, type IndexedGraph } from '../flow/flow-graph';
 import { conditionRules, evaluateRule, type FactValue, type FlowPaymentFacts, type FlowRule } from '../flow/flow-rules';
 import type { RoutableAccount, RoutingPaymentProjection } from '../payment/routing/direct-routing';
-import { orderRouteAccounts } from '../flow/flow-route';
-import { nextRunStatus, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
+import { orderRouteAccounts } from './route-order';
+import { nextRunStatus, type FlowRunCall, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
 
 export interface FlowStepContext {
   readonly graph: FlowGraph | IndexedGraph;
@@ -21,7 +21,11 @@ export interface FlowStepContext {
   readonly accounts: readonly RoutableAccount[];
   /** A number in [0, 1), for weighted routes. */
   readonly random: () => number;
-  readonly newAttemptId: () => string;
+  /**
+   * The attempt id (idempotency key) for a call to this account: a fresh one, or, for a run recovered after a crash,
+   * the one already saved (and perhaps sent) for the account, so the acquirer answers that attempt instead of a second.
+   */
+  readonly newAttemptId: (accountId: string) => string;
   readonly now: Date;
   /** How long the buyer has to authenticate at a three_ds node; null: no deadline of the run's own. */
   readonly threeDsTimeoutSeconds?: number | null;
@@ -129,7 +133,7 @@ class RunWalker {
         if (wait.kind !== 'bank_notice') throw new Error('unreachable: bank notice without its wait');
         if (input.status === 'expired') return this.expire(wait, node);
         this.authorization = { accountId: wait.accountId, attemptId: wait.attemptId };
-        return this.leaveRouting(node, 'approved', wait.since, { accountId: wait.accountId, attemptId: wait.attemptId });
+        return this.leaveRouting(node, 'approved');
     }
   }
 
@@ -206,18 +210,19 @@ class RunWalker {
       usable = usable.filter((a) => a.id === payment.pinnedConnectorAccountId);
       if (!usable.length) return this.unroutableAt(node, 'pinned_account_unavailable', `The flow does not route to connector account ${payment.pinnedConnectorAccountId}, which the card names.`);
     }
-    if (!usable.length) return this.unroutableAt(node, 'no_account_available', `No connector account of node ${node.id} is enabled for ${payment.methodType}.`);
+    if (!usable.length) return this.unroutableAt(node, 'no_account_available', `No connector account of the flow is enabled for ${payment.methodType} (node ${node.id}).`);
     if (payment.hasSplits) {
       usable = usable.filter((a) => a.capabilities.includes('split'));
       if (!usable.length) return this.unroutableAt(node, 'split_not_supported', 'No connector account of the flow can execute a split payment.');
     }
-    this.route = { nodeId: node.id, candidates: usable.map((a) => a.id), next: 0 };
+    this.route = { nodeId: node.id, candidates: usable.map((a) => a.id), next: 0, since: this.at, calls: [] };
     return this.callNext(node);
   }
 
   private unroutableAt(node: FlowNode, reason: string, message: string): FlowStepResult {
     this.unroutable = { reason, message };
-    return this.leaveRouting(node, 'error', this.at, { note: message });
+    this.route = { nodeId: node.id, candidates: [], next: 0, since: this.at, calls: [] };
+    return this.leaveRouting(node, 'error', message);
   }
 
   private callNext(node: FlowNode): FlowStepResult {
@@ -225,7 +230,9 @@ class RunWalker {
     const accountId = route.candidates[route.next]!;
     this.route = { ...route, next: route.next + 1 };
     this.tried.push(accountId);
-    const attemptId = this.context.newAttemptId();
+    const attemptId = this.context.newAttemptId(accountId);
+    const call: FlowRunCall = { accountId, attemptId, result: null, startedAt: this.at, endedAt: null };
+    this.route = { ...this.route!, calls: [...route.calls, call] };
     const result = this.wait({ kind: 'acquirer_outcome', nodeId: node.id, accountId, attemptId, since: this.at });
     return { run: result.run, action: { kind: 'call_acquirer', nodeId: node.id, accountId, attemptId } };
   }
@@ -235,19 +242,18 @@ class RunWalker {
     if (input.attemptId !== wait.attemptId) {
       throw new DomainError('invalid_state', `The flow run waits for attempt ${wait.attemptId}, not ${input.attemptId}.`);
     }
-    const call = { accountId: wait.accountId, attemptId: wait.attemptId };
+    this.answerCall(input.outcome, input.message);
     switch (input.outcome) {
       case 'approved':
-        this.authorization = call;
-        return this.leaveRouting(node, 'approved', wait.since, call);
+        this.authorization = { accountId: wait.accountId, attemptId: wait.attemptId };
+        return this.leaveRouting(node, 'approved');
       case 'declined':
-        return this.leaveRouting(node, 'declined', wait.since, call);
+        return this.leaveRouting(node, 'declined');
       case 'pending_payment':
         // Pix and boleto: the charge is issued; the bank's confirmation is the answer the node waits for.
-        this.steps.push({ nodeId: node.id, type: node.type, exit: null, startedAt: wait.since, endedAt: this.at, ...call, note: 'charge issued; waiting for the bank' });
         return this.wait({ kind: 'bank_notice', nodeId: node.id, accountId: wait.accountId, attemptId: wait.attemptId, since: this.at, expiresAt: null });
       case 'authentication_required':
-        this.steps.push({ nodeId: node.id, type: node.type, exit: 'declined', startedAt: wait.since, endedAt: this.at, ...call, note: 'the issuer requires 3DS authentication' });
+        this.record(node, 'declined', this.route?.since ?? wait.since, { calls: this.route?.calls ?? [], note: 'the issuer requires 3DS authentication' });
         return this.end({
           result: 'failed',
           reason: 'authentication_required',
@@ -256,23 +262,30 @@ class RunWalker {
         });
       case 'technical_failure': {
         const route = this.route;
-        const more = route && route.nodeId === node.id && route.next < route.candidates.length;
-        if (more) {
-          this.steps.push({ nodeId: node.id, type: node.type, exit: 'error', startedAt: wait.since, endedAt: this.at, ...call, note: `${input.message ?? 'technical failure'}; fell back to the next account` });
-          return this.callNext(node);
-        }
-        return this.leaveRouting(node, 'error', wait.since, { ...call, note: input.message ?? 'technical failure' });
+        if (route && route.nodeId === node.id && route.next < route.candidates.length) return this.callNext(node);
+        return this.leaveRouting(node, 'error', input.message ?? 'technical failure');
       }
     }
   }
 
+  /** Writes the acquirer's answer on the node's pending call. */
+  private answerCall(result: NonNullable<FlowRunCall['result']>, message: string | undefined): void {
+    const route = this.route;
+    if (!route || route.calls.length === 0) return;
+    const calls = [...route.calls];
+    const last = calls[calls.length - 1]!;
+    calls[calls.length - 1] = { ...last, result, endedAt: this.at, ...(message ? { note: message } : {}) };
+    this.route = { ...route, calls };
+  }
+
   /**
-   * Leaves an acquirer or route node. An unwired exit ends the run as the exit implies (approved: approved,
-   * declined: declined, error: the end of the fallback list), as a flow that wires it to a terminal would.
+   * Leaves an acquirer or route node, as one step holding its calls. An unwired exit ends the run as the exit implies
+   * (approved: approved, declined: declined, error: the end of the fallback list), as a flow wiring it to a terminal would.
    */
-  private leaveRouting(node: FlowNode, exit: 'approved' | 'declined' | 'error', since: string, detail: Partial<Pick<FlowRunStep, 'accountId' | 'attemptId' | 'note'>>): FlowStepResult {
+  private leaveRouting(node: FlowNode, exit: 'approved' | 'declined' | 'error', note?: string): FlowStepResult {
+    const route = this.route;
     this.route = null;
-    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
+    this.record(node, exit, route?.since ?? this.at, { calls: route?.calls ?? [], ...(note ? { note } : {}) });
     const next = this.index.next.get(node.id)?.get(exit);
     if (next) return this.walk(next);
     if (exit === 'approved') return this.end({ result: 'approved', reason: 'approved', message: `Node ${node.id} approved the payment.`, nodeId: node.id });
@@ -281,7 +294,7 @@ class RunWalker {
 
   /** Leaves a node that waited (3DS, review, timer) by `exit`. */
   private leave(node: FlowNode, exit: string, since: string): FlowStepResult {
-    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at });
+    this.record(node, exit, since);
     const next = this.index.next.get(node.id)?.get(exit);
     if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
     return this.walk(next);
@@ -289,7 +302,8 @@ class RunWalker {
 
   private expire(wait: FlowWait, node: FlowNode): FlowStepResult {
     this.waitingFor = null;
-    this.steps.push({ nodeId: node.id, type: node.type, exit: null, startedAt: wait.since, endedAt: this.at, note: `${wait.kind} expired` });
+    const route = this.route;
+    this.record(node, null, route?.since ?? wait.since, { ...(route ? { calls: route.calls } : {}), note: `${wait.kind} expired` });
     if (wait.kind === 'bank_notice') return this.end({ result: 'canceled', reason: 'expired', message: 'The charge expired without payment.', nodeId: node.id });
     if (wait.kind === 'three_ds_result') return this.end({ result: 'failed', reason: 'authentication_expired', message: 'The buyer did not authenticate in time.', nodeId: node.id });
     throw new DomainError('invalid_state', `A ${wait.kind} wait has no deadline to pass.`);
@@ -303,7 +317,7 @@ class RunWalker {
   private declineOutcome(node: FlowNode): FlowRunOutcome {
     const last = [...this.steps].reverse().find((s) => s.type === 'acquirer' || s.type === 'route');
     if (last?.exit === 'declined') return { result: 'declined', reason: 'issuer_declined', message: 'The issuer declined the payment.', nodeId: node.id };
-    const calledAny = this.steps.some((s) => s.attemptId !== undefined);
+    const calledAny = this.steps.some((s) => (s.calls?.length ?? 0) > 0);
     if (last?.exit === 'error' && calledAny) return { result: 'failed', reason: 'all_accounts_failed', message: last.note ?? 'No connector account could process the payment.', nodeId: node.id };
     if (last?.exit === 'error' && this.unroutable) return { result: 'failed', reason: this.unroutable.reason, message: this.unroutable.message, nodeId: node.id };
     return { result: 'failed', reason: 'declined_by_flow', message: `The flow declined the payment at node ${node.id}.`, nodeId: node.id };
@@ -325,8 +339,8 @@ class RunWalker {
     return { run: this.snapshot(), action: { kind: 'end', outcome } };
   }
 
-  private record(node: FlowNode, exit: string | null, since: string): void {
-    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at });
+  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note'> = {}): void {
+    this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
   }
 
   private node(id: string): FlowNode {

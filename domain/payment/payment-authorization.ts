@@ -1,7 +1,6 @@
 /** The authorization outcome of a payment: the tries on each account, then approved, declined or failed. */
 import { DomainError } from '../shared/domain-error';
 import { cloneJson as clone } from '../shared/clone-json';
-import { executedSteps } from '../flow/flow-route';
 import { classifyDecline, type CardIdentity } from './decline/classify-decline';
 import { authorizationCaptureDeadline } from './payment-expiry';
 import type { PaymentInternals } from './payment-internals';
@@ -94,7 +93,6 @@ export function approve(payment: PaymentInternals, input: ApproveInput): void {
     s.connectorSlug = input.connectorSlug;
     s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references) };
     s.routingStopReason = 'approved';
-    if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, { accountId: input.connectorAccountId, port: 'approved' });
     if (trigger === 'approve_with_capture') {
       s.capturedAmount = s.amount;
     } else {
@@ -116,7 +114,6 @@ export function decline(payment: PaymentInternals, input: DeclineInput): void {
     s.connectorSlug = input.connectorSlug;
     s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references ?? {}) };
     s.routingStopReason = 'issuer_declined';
-    if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, { accountId: input.connectorAccountId, port: 'declined' });
   });
   payment.record('payment.failed');
 }
@@ -126,7 +123,6 @@ export function fail(payment: PaymentInternals, input: FailInput): void {
   payment.change('fail', input.now, (s) => {
     s.error = clone(input.error);
     s.routingStopReason = input.routingStopReason;
-    if (s.flowRun) s.flowRun.steps = executedSteps(s.flowRun.plan, null);
   });
   payment.record('payment.failed');
 }

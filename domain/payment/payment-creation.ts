@@ -42,7 +42,9 @@ export interface CreateCardPaymentInput {
   clientUserAgent?: string | null;
   deviceId?: string | null;
   flowId?: string | null;
-  flowRun?: Omit<PaymentFlowRun, 'steps'> | null;
+  pinnedConnectorAccountId?: string | null;
+  /** The run as its first step left it (before any acquirer answered). */
+  flowRun?: PaymentFlowRun | null;
   splits?: SplitEntry[];
   now: Date;
 }
@@ -97,8 +99,9 @@ export function newCardPaymentState(input: CreateCardPaymentInput): PaymentPrimi
     clientIp: input.clientIp ?? null,
     clientUserAgent: input.clientUserAgent ?? null,
     deviceId: input.deviceId ?? null,
-    flowId: input.flowRun?.flowId ?? input.flowId ?? null,
-    flowRun: input.flowRun ? { ...clone(input.flowRun), steps: null } : null,
+    flowId: input.flowRun?.flow?.flowId ?? input.flowId ?? null,
+    flowRun: input.flowRun ? clone(input.flowRun) : null,
+    pinnedConnectorAccountId: input.pinnedConnectorAccountId ?? null,
     authorizationExpiresAt: null,
     expiryAction: null,
     expiryNoticeAt: null,

@@ -5,7 +5,7 @@
 import type { Environment } from '../shared/environment';
 import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decline-classification';
 import type { PaymentStatus } from './payment.transitions';
-import type { FlowRoutePlan, FlowStep } from '../flow/flow-route';
+import type { FlowRunState } from '../flow-run/flow-run';
 import type { AntifraudAssessment } from './antifraud-assessment';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
@@ -198,7 +198,15 @@ export interface PaymentPrimitives {
   clientUserAgent: string | null;
   deviceId: string | null;
   flowId: string | null;
-  /** The published flow that routed it: the path planned before any call, and the steps taken once it ended. */
+  /**
+   * The account a card is bound to (a card tokenized there, or a saved card's account): routing calls no other.
+   * Absent on payments stored before it was recorded.
+   */
+  pinnedConnectorAccountId?: string | null;
+  /**
+   * The payment's run through its flow: a published flow's graph, or direct routing's built-in one (flow null).
+   * Null only for payments stored before runs were recorded.
+   */
   flowRun: PaymentFlowRun | null;
   authorizationExpiresAt: string | null;
   expiryAction: ExpiryAction | null;
@@ -210,14 +218,7 @@ export interface PaymentPrimitives {
   updatedAt: string;
 }
 
-export interface PaymentFlowRun {
-  flowId: string;
-  name: string;
-  version: number;
-  plan: FlowRoutePlan;
-  /** null while routing runs. */
-  steps: FlowStep[] | null;
-}
+export type PaymentFlowRun = FlowRunState;
 
 export type PaymentAction = 'capture' | 'void' | 'refund' | 'confirm';
 

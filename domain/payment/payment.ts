@@ -5,6 +5,8 @@ import type { PaymentDomainEvent } from './payment.events';
 import type { PaymentStatus } from './payment.transitions';
 import type { AttemptReconciliation, OperationType, PaymentAction, PaymentAttempt, PaymentOperation, PaymentPrimitives } from './payment.primitives';
 import { PaymentInternals } from './payment-internals';
+import { isLegacyFlowRecord, runOfLegacyRecord } from '../flow-run/legacy-run';
+import type { FlowRunState } from '../flow-run/flow-run';
 import { newCardPaymentState, type CreateCardPaymentInput } from './payment-creation';
 import * as authorization from './payment-authorization';
 import * as operations from './payment-operations';
@@ -70,7 +72,7 @@ export class Payment {
         ...clone(primitives),
         expiryNoticeAt: primitives.expiryNoticeAt ?? null,
         expiryActionRefusal: primitives.expiryActionRefusal ?? null,
-        flowRun: primitives.flowRun ?? null,
+        flowRun: isLegacyFlowRecord(primitives.flowRun) ? runOfLegacyRecord(primitives.flowRun, primitives.updatedAt) : (primitives.flowRun ?? null),
         antifraud: primitives.antifraud ?? [],
       }),
     );
@@ -137,6 +139,15 @@ export class Payment {
   /** No account could process it (all failed technically, none available, split_not_supported ...). */
   fail(input: authorization.FailInput): void {
     authorization.fail(this.internals, input);
+  }
+
+  /**
+   * The payment's flow run as the executor left it after a step (what it waits for, the steps taken). Not a change of
+   * the payment's status: that follows from the run's outcome through approve, decline or fail.
+   */
+  advanceRun(run: FlowRunState, now: Date): void {
+    this.internals.state.flowRun = cloneJson(run);
+    this.internals.state.updatedAt = now.toISOString();
   }
 
   // ---- merchant operations (payment-operations.ts) ------------------------------------------------------------

@@ -51,6 +51,10 @@ function ticketGraph(big: string, small: string, threshold = 5_000) {
   };
 }
 
+
+/** A step of the payment's flow execution as node, type and the port it left by. */
+const portOf = (step: { nodeId: string; type: string; port: string | null }) => ({ nodeId: step.nodeId, type: step.type, port: step.port });
+
 describe('flows through the REST edge: drafts, publishing, versions, and payments routed by the published flow (PostgreSQL, sandbox over gRPC)', function () {
   this.timeout(60_000);
   let service: TestService;
@@ -391,17 +395,18 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
 
       const view = (await m.sandbox.get(`/v1/payments/${big.body.id}`)).body;
       expect(view.routing.strategy).to.equal('flow');
-      expect(view.flowExecution).to.deep.equal({
-        flowId: f.id,
-        name: 'Routing',
-        version: 1,
-        steps: [
-          { nodeId: 'trigger', type: 'trigger', port: 'next' },
-          { nodeId: 'ticket', type: 'condition', port: 'true' },
-          { nodeId: 'big', type: 'acquirer', port: 'approved' },
-          { nodeId: 'approve', type: 'approve', port: null },
-        ],
-      });
+      expect(view.flowExecution).to.include({ flowId: f.id, name: 'Routing', version: 1, status: 'ended', waitingFor: null });
+      expect(view.flowExecution.outcome).to.include({ result: 'approved', nodeId: 'approve' });
+      expect(view.flowExecution.steps.map(portOf)).to.deep.equal([
+        { nodeId: 'trigger', type: 'trigger', port: 'next' },
+        { nodeId: 'ticket', type: 'condition', port: 'true' },
+        { nodeId: 'big', type: 'acquirer', port: 'approved' },
+        { nodeId: 'approve', type: 'approve', port: null },
+      ]);
+      // Each step has its timings; the acquirer's holds the call it made, with the attempt id the payment lists.
+      for (const step of view.flowExecution.steps) expect(Date.parse(step.endedAt) - Date.parse(step.startedAt)).to.equal(step.durationMs).and.be.at.least(0);
+      const acquirerStep = view.flowExecution.steps[2];
+      expect(acquirerStep.calls.map((c: any) => [c.connectorAccountId, c.attemptId, c.result])).to.deep.equal([[premium, big.body.attempts[0].id, 'approved']]);
       // The flow's record is not part of the public payment object or its events' previousAttributes.
       expect(big.body).to.not.have.property('flowRun');
       const events = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ data: any }>>('select data from events where object_id = ?', [big.body.id]);
@@ -467,12 +472,14 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
         [backup, 'approved'],
       ]);
       const view = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body;
-      expect(view.flowExecution.steps).to.deep.equal([
+      expect(view.flowExecution.steps.map(portOf)).to.deep.equal([
         { nodeId: 'trigger', type: 'trigger', port: 'next' },
         { nodeId: 'first', type: 'acquirer', port: 'error' },
         { nodeId: 'second', type: 'acquirer', port: 'approved' },
         { nodeId: 'approve', type: 'approve', port: null },
       ]);
+      expect(view.flowExecution.steps[1].calls.map((c: any) => [c.connectorAccountId, c.result])).to.deep.equal([[slow, 'technical_failure']]);
+      expect(view.flowExecution.steps[2].calls.map((c: any) => [c.connectorAccountId, c.result])).to.deep.equal([[backup, 'approved']]);
     });
 
     it('an issuer decline at the first acquirer ends routing through its declined port (no fallback)', async () => {
@@ -486,7 +493,7 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(r.body.decline.reason).to.equal('INSUFFICIENT_FUNDS');
       expect(r.body.attempts).to.have.length(1);
       const steps = (await m.sandbox.get(`/v1/payments/${r.body.id}`)).body.flowExecution.steps;
-      expect(steps.slice(-2)).to.deep.equal([
+      expect(steps.slice(-2).map(portOf)).to.deep.equal([
         { nodeId: 'first', type: 'acquirer', port: 'declined' },
         { nodeId: 'decline', type: 'decline', port: null },
       ]);

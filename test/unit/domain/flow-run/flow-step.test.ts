@@ -61,7 +61,8 @@ const ended = (action: FlowAction) => {
   expect(action.kind, JSON.stringify(action)).to.equal('end');
   return (action as Extract<FlowAction, { kind: 'end' }>).outcome;
 };
-const trail = (run: FlowRunState) => run.steps.map((s) => `${s.nodeId}:${s.exit ?? '-'}${s.accountId ? `@${s.accountId}` : ''}`);
+/** nodeId:exit for each step, with each acquirer call of the node as @account=result. */
+const trail = (run: FlowRunState) => run.steps.map((s) => `${s.nodeId}:${s.exit ?? '-'}${(s.calls ?? []).map((c) => `@${c.accountId}=${c.result}`).join('')}`);
 const acq = (id: string, accountId: string): FlowNode => n(id, 'acquirer', { connectorAccountId: accountId });
 
 describe('flow run: the step function', () => {
@@ -89,7 +90,7 @@ describe('flow run: the step function', () => {
       const last = d.answer(first.action, 'approved');
       expect(ended(last.action)).to.include({ result: 'approved', reason: 'approved', nodeId: 'ok' });
       expect(last.run.authorization).to.deep.equal({ accountId: 'ca_1', attemptId: 'att_1' });
-      expect(trail(last.run)).to.deep.equal(['t:next', 'a:approved@ca_1', 'ok:-']);
+      expect(trail(last.run)).to.deep.equal(['t:next', 'a:approved@ca_1=approved', 'ok:-']);
       expect(last.run.status).to.equal('ended');
     });
 
@@ -114,7 +115,9 @@ describe('flow run: the step function', () => {
       expect(calls(step.action)).to.equal('ca_3');
       step = d.answer(step.action, 'approved');
       expect(ended(step.action).result).to.equal('approved');
-      expect(trail(step.run)).to.deep.equal(['t:next', 'r:error@ca_1', 'r:error@ca_2', 'b:approved@ca_3', 'ok:-']);
+      expect(trail(step.run)).to.deep.equal(['t:next', 'r:error@ca_1=technical_failure@ca_2=technical_failure', 'b:approved@ca_3=approved', 'ok:-']);
+      const route = step.run.steps[1]!;
+      expect(route.calls!.map((c) => c.attemptId)).to.deep.equal(['att_1', 'att_2']);
     });
 
     it('does not call an account again at a later node', () => {

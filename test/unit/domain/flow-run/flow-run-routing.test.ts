@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { FlowGraph, FlowNode } from '../../../../domain/flow/flow-graph';
-import { FlowRoutingDecision, FlowRoutingInput, FlowStep, executedSteps, flowRouting } from '../../../../domain/flow/flow-route';
-import { FlowPaymentFacts } from '../../../../domain/flow/flow-rules';
-import { RoutableAccount, RoutingPaymentProjection } from '../../../../domain/payment/routing/direct-routing';
-import { account, cardPayment, e, facts, graph, n } from './fixtures';
+import type { FlowGraph, FlowNode } from '../../../../domain/flow/flow-graph';
+import type { FlowPaymentFacts } from '../../../../domain/flow/flow-rules';
+import type { RoutableAccount, RoutingPaymentProjection } from '../../../../domain/payment/routing/direct-routing';
+import { newFlowRun, type FlowRunState } from '../../../../domain/flow-run/flow-run';
+import { stepFlowRun, type FlowStepResult } from '../../../../domain/flow-run/flow-step';
+import { account, cardPayment, e, facts, graph, n } from '../flow/fixtures';
 
 const ACCOUNTS: RoutableAccount[] = [
   account('ca_1', { costBasisPoints: 300 }),
@@ -16,25 +17,50 @@ const noRandom = () => {
   throw new Error('random must not be called');
 };
 
-function run(g: FlowGraph, opts: { facts?: Partial<FlowPaymentFacts>; payment?: Partial<RoutingPaymentProjection>; accounts?: RoutableAccount[]; random?: () => number } = {}): FlowRoutingDecision {
-  const input: FlowRoutingInput = {
+/** The accounts a run called, in order, when every call fails technically; with how the run ended. */
+interface RoutingTrace {
+  readonly ok: boolean;
+  readonly called: string[];
+  readonly reason: string;
+  readonly message: string;
+  readonly run: FlowRunState;
+}
+
+/**
+ * Runs a graph from its start, answering every acquirer call with a technical failure: the calls are the run's
+ * fallback list (what a published flow used to be flattened into), and the end says why routing stopped.
+ */
+function run(g: FlowGraph, opts: { facts?: Partial<FlowPaymentFacts>; payment?: Partial<RoutingPaymentProjection>; accounts?: RoutableAccount[]; random?: () => number } = {}): RoutingTrace {
+  let attempt = 0;
+  const context = {
     graph: g,
     payment: { ...cardPayment, ...opts.payment },
     facts: facts(opts.facts),
     accounts: opts.accounts ?? ACCOUNTS,
     random: opts.random ?? noRandom,
+    newAttemptId: () => `att_${++attempt}`,
+    now: new Date('2026-11-26T10:00:00.000Z'),
   };
-  return flowRouting(input);
+  const called: string[] = [];
+  let step: FlowStepResult = stepFlowRun(context, newFlowRun(null), { kind: 'start' });
+  while (step.action.kind === 'call_acquirer') {
+    called.push(step.action.accountId);
+    step = stepFlowRun(context, step.run, { kind: 'acquirer_outcome', attemptId: step.action.attemptId, outcome: 'technical_failure' });
+  }
+  expect(step.action.kind).to.equal('end');
+  const outcome = step.run.outcome!;
+  return { ok: called.length > 0, called, reason: outcome.reason, message: outcome.message, run: step.run };
 }
 
-function ids(decision: FlowRoutingDecision): string[] {
-  expect(decision.ok, decision.ok ? '' : `${decision.reason}: ${decision.message}`).to.equal(true);
-  return decision.ok ? decision.accounts.map((a) => a.id) : [];
+function ids(trace: RoutingTrace): string[] {
+  expect(trace.ok, trace.ok ? '' : `${trace.reason}: ${trace.message}`).to.equal(true);
+  expect(trace.reason).to.equal('all_accounts_failed');
+  return trace.called;
 }
 
-/** nodeId:port for every planned step, with the accounts of acquirer and route nodes. */
-function pathOf(decision: FlowRoutingDecision): string[] {
-  return decision.plan.path.map((p) => `${p.nodeId}:${p.port}${p.accountIds ? `[${p.accountIds.join(',')}]` : ''}`);
+/** nodeId:exit for every step, with the accounts called at acquirer and route nodes. */
+function pathOf(trace: RoutingTrace): string[] {
+  return trace.run.steps.map((s) => `${s.nodeId}:${s.exit}${s.calls ? `[${s.calls.map((c) => c.accountId).join(',')}]` : ''}`);
 }
 
 const acq = (id: string, accountId: string): FlowNode => n(id, 'acquirer', { connectorAccountId: accountId });
@@ -53,7 +79,7 @@ function sequence(...values: number[]): () => number {
   return () => values[Math.min(i++, values.length - 1)]!;
 }
 
-describe('flow routing', () => {
+describe('flow run routing: the accounts a run calls, answered by technical failures only', () => {
   describe('conditions', () => {
     // t -> c (amount >= 100000): true -> a1 (ca_1), false -> a2 (ca_2)
     const g = graph(
@@ -73,19 +99,6 @@ describe('flow routing', () => {
         expect(pathOf(decision)).to.deep.equal(c.path);
       });
     }
-
-    it('the planned acquirer node carries the terminals of its approved and declined ports', () => {
-      const decision = run(g, { facts: { amount: 1 } });
-      const planned = decision.plan.path[2]!;
-      expect(planned).to.deep.equal({
-        nodeId: 'a2',
-        type: 'acquirer',
-        port: 'error',
-        accountIds: ['ca_2'],
-        onApproved: { nodeId: 'ok', type: 'approve', port: null },
-        onDeclined: { nodeId: 'no', type: 'decline', port: null },
-      });
-    });
 
     const multi = (match: 'all' | 'any') =>
       graph(
@@ -126,7 +139,7 @@ describe('flow routing', () => {
       it(`brand ${c.brand} -> ${c.port} -> ${c.expected}`, () => {
         const decision = run(g, { facts: { cardBrand: c.brand } });
         expect(ids(decision)).to.deep.equal([c.expected]);
-        expect(decision.plan.path[1]).to.deep.equal({ nodeId: 'sw', type: 'switch', port: c.port });
+        expect(pathOf(decision)[1]).to.equal(`sw:${c.port}`);
       });
     }
 
@@ -217,7 +230,7 @@ describe('flow routing', () => {
       it(c.name, () => {
         const decision = run(routeGraph({ strategy: 'priority', connectorAccountIds: ['ca_1', 'ca_2', 'ca_3'] }), { accounts: c.accounts, payment: c.payment });
         expect(ids(decision)).to.deep.equal(c.expected);
-        expect(decision.plan.path[1]!.accountIds).to.deep.equal(c.expected);
+        expect(pathOf(decision)[1]).to.equal(`r:error[${c.expected.join(',')}]`);
       });
     }
   });
@@ -377,7 +390,6 @@ describe('flow routing', () => {
           return;
         }
         expect(decision.ok).to.equal(false);
-        if (decision.ok) return;
         expect(decision.reason).to.equal(c.expected.reason);
         expect(decision.message).to.match(c.expected.message);
         if (c.expected.path) expect(pathOf(decision)).to.deep.equal(c.expected.path);
@@ -391,103 +403,6 @@ describe('flow routing', () => {
       run(g, { accounts });
       expect(JSON.stringify(g)).to.equal(before);
       expect(accounts.map((a) => a.id)).to.deep.equal(['ca_1', 'ca_2', 'ca_3', 'ca_4']);
-    });
-  });
-
-  describe('executedSteps', () => {
-    // t -> c (false) -> a1 (ca_1) -error-> r (ca_2, ca_3) -error-> no; a1 and r: approved -> ok, declined -> no
-    const g = graph(
-      [
-        n('t', 'trigger'),
-        n('c', 'condition', { field: 'amount', operator: 'gt', value: 1_000_000 }),
-        acq('a1', 'ca_1'),
-        n('r', 'route', { strategy: 'priority', connectorAccountIds: ['ca_2', 'ca_3'] }),
-        acq('x', 'ca_4'),
-        ok,
-        no,
-      ],
-      [e('t', 'c'), e('c', 'x', 'true'), e('c', 'a1', 'false'), e('a1', 'r', 'error'), e('r', 'no', 'error'), ...outcomes('a1'), ...outcomes('r'), ...outcomes('x')],
-    );
-    const decision = run(g);
-    const plan = decision.plan;
-    const s = (nodeId: string, type: FlowStep['type'], port: string | null): FlowStep => ({ nodeId, type, port });
-
-    it('the plan is what was expected', () => {
-      expect(ids(decision)).to.deep.equal(['ca_1', 'ca_2', 'ca_3']);
-      expect(pathOf(decision)).to.deep.equal(['t:next', 'c:false', 'a1:error[ca_1]', 'r:error[ca_2,ca_3]', 'no:null']);
-    });
-
-    const cases: Array<{ name: string; answer: Parameters<typeof executedSteps>[1]; expected: FlowStep[] }> = [
-      {
-        name: 'approved at the first acquirer node',
-        answer: { accountId: 'ca_1', port: 'approved' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'approved'), s('ok', 'approve', null)],
-      },
-      {
-        name: 'approved at the second node (first account of the route)',
-        answer: { accountId: 'ca_2', port: 'approved' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'error'), s('r', 'route', 'approved'), s('ok', 'approve', null)],
-      },
-      {
-        name: 'approved at the second node (its fallback account)',
-        answer: { accountId: 'ca_3', port: 'approved' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'error'), s('r', 'route', 'approved'), s('ok', 'approve', null)],
-      },
-      {
-        name: 'declined at the second node',
-        answer: { accountId: 'ca_2', port: 'declined' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'error'), s('r', 'route', 'declined'), s('no', 'decline', null)],
-      },
-      {
-        name: 'declined at the first node',
-        answer: { accountId: 'ca_1', port: 'declined' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'declined'), s('no', 'decline', null)],
-      },
-      {
-        name: 'no answer: the whole path, every acquirer node left by error',
-        answer: null,
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'error'), s('r', 'route', 'error'), s('no', 'decline', null)],
-      },
-      {
-        name: 'an answer from an account not in the plan: the whole path',
-        answer: { accountId: 'ca_4', port: 'approved' },
-        expected: [s('t', 'trigger', 'next'), s('c', 'condition', 'false'), s('a1', 'acquirer', 'error'), s('r', 'route', 'error'), s('no', 'decline', null)],
-      },
-    ];
-    for (const c of cases) {
-      it(c.name, () => {
-        expect(executedSteps(plan, c.answer)).to.deep.equal(c.expected);
-      });
-    }
-
-    it('steps carry no planning detail (accountIds, onApproved, onDeclined)', () => {
-      for (const step of executedSteps(plan, { accountId: 'ca_3', port: 'approved' })) expect(step).to.have.all.keys('nodeId', 'type', 'port');
-      for (const step of executedSteps(plan, null)) expect(step).to.have.all.keys('nodeId', 'type', 'port');
-    });
-
-    it('an unwired approved port adds no terminal step', () => {
-      const bare = run(graph([n('t', 'trigger'), acq('a', 'ca_1')], [e('t', 'a')]));
-      expect(executedSteps(bare.plan, { accountId: 'ca_1', port: 'approved' })).to.deep.equal([s('t', 'trigger', 'next'), s('a', 'acquirer', 'approved')]);
-      expect(executedSteps(bare.plan, null)).to.deep.equal([s('t', 'trigger', 'next'), s('a', 'acquirer', 'error')]);
-    });
-
-    it('an account listed by two nodes answers at the first one', () => {
-      const twice = run(
-        graph([n('t', 'trigger'), acq('a1', 'ca_1'), n('r', 'route', { strategy: 'priority', connectorAccountIds: ['ca_1', 'ca_2'] }), ok, no], [e('t', 'a1'), e('a1', 'r', 'error'), ...outcomes('a1'), ...outcomes('r')]),
-      );
-      expect(executedSteps(twice.plan, { accountId: 'ca_1', port: 'approved' })).to.deep.equal([s('t', 'trigger', 'next'), s('a1', 'acquirer', 'approved'), s('ok', 'approve', null)]);
-      expect(executedSteps(twice.plan, { accountId: 'ca_2', port: 'approved' })).to.deep.equal([
-        s('t', 'trigger', 'next'),
-        s('a1', 'acquirer', 'error'),
-        s('r', 'route', 'approved'),
-        s('ok', 'approve', null),
-      ]);
-    });
-
-    it('a flow declined before any acquirer: its path as executed', () => {
-      const declineFirst = run(graph([n('t', 'trigger'), n('c', 'condition', { field: 'amount', operator: 'gt', value: 0 }), no, acq('a', 'ca_1')], [e('t', 'c'), e('c', 'no', 'true'), e('c', 'a', 'false')]));
-      expect(declineFirst.ok).to.equal(false);
-      expect(executedSteps(declineFirst.plan, null)).to.deep.equal([s('t', 'trigger', 'next'), s('c', 'condition', 'true'), s('no', 'decline', null)]);
     });
   });
 });
