@@ -6,12 +6,12 @@ import { Customer } from '../../domain/customer/customer';
 import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
 import { Payment } from '../../domain/payment/payment';
 import { Recipient } from '../../domain/recipient/recipient';
-import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, OperationOutput, ZeroAuthInput, ZeroAuthOutput } from '../../domain/ports/acquirer-gateway';
 import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
-import type { CustomerRepository, OperationIntent, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { CustomerListQuery, CustomerRepository, OperationIntent, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
 import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
@@ -163,8 +163,16 @@ export class InMemoryCustomers implements CustomerRepository {
     const c = this.rows.get(key(scope, id));
     return c ? Customer.fromPrimitives(c.toPrimitives()) : null;
   }
-  async list() {
-    return [...this.rows.values()];
+  /** As the SQL repository answers: the scope's customers, newest id first, after the cursor, one more than the limit. */
+  async list(_tx: Transaction, scope: TenantScope, query: CustomerListQuery) {
+    return [...this.rows.values()]
+      .map((c) => c.toPrimitives())
+      .filter((c) => c.organizationId === scope.organizationId && c.environment === scope.environment)
+      .filter((c) => query.startingAfter === undefined || c.id < query.startingAfter)
+      .filter((c) => !query.email || c.email === query.email.toLowerCase())
+      .sort((a, b) => (a.id < b.id ? 1 : -1))
+      .slice(0, query.limit + 1)
+      .map((c) => Customer.fromPrimitives(c));
   }
 }
 
@@ -246,6 +254,15 @@ export class ScriptedConnectors implements PaymentConnectors {
 
   constructor(readonly list: PaymentConnectorAccount[], private readonly transactor: FakeTransactor) {}
 
+  /** Zero-value authorizations (card verification), per account: answered by `scriptZeroAuth`, approved otherwise. */
+  readonly zeroAuthCalls: Array<{ accountId: string; input: ZeroAuthInput }> = [];
+  private readonly zeroAuthScripts = new Map<string, Array<ZeroAuthOutput | 'timeout' | 'technical'>>();
+
+  scriptZeroAuth(accountId: string, ...answers: Array<ZeroAuthOutput | 'timeout' | 'technical'>): this {
+    this.zeroAuthScripts.set(accountId, answers);
+    return this;
+  }
+
   script(accountId: string, ...answers: ScriptedAnswer[]): this {
     this.scripts.set(accountId, answers);
     return this;
@@ -286,6 +303,13 @@ export class ScriptedConnectors implements PaymentConnectors {
       authorize: async (input: AuthorizeInput) => {
         this.calls.push({ accountId, input, insideTransaction: this.transactor.open > 0 });
         const answer = this.scripts.get(accountId)?.shift() ?? approved();
+        if (answer === 'timeout') throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
+        if (answer === 'technical') throw new ConnectorFailure('technical', 'connection refused', { nothingSent: true });
+        return answer;
+      },
+      zeroAuth: async (input: ZeroAuthInput) => {
+        this.zeroAuthCalls.push({ accountId, input });
+        const answer = this.zeroAuthScripts.get(accountId)?.shift() ?? { status: 'approved', rawCode: '00' };
         if (answer === 'timeout') throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
         if (answer === 'technical') throw new ConnectorFailure('technical', 'connection refused', { nothingSent: true });
         return answer;
