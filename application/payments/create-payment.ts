@@ -1,5 +1,6 @@
 import type { CustomerPrimitives } from '../../domain/customer/customer';
-import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MitType, type SplitEntry } from '../../domain/payment/payment';
+import { Payment, type CaptureMethod, type CardSummary, type Currency, type Initiator, type MethodType, type MitType, type SplitEntry } from '../../domain/payment/payment';
+import { paymentMethod, type MethodCustomer } from '../../domain/payment/methods';
 import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
 import { newFlowRun } from '../../domain/flow-run/flow-run';
 import { stepFlowRun } from '../../domain/flow-run/flow-step';
@@ -21,7 +22,11 @@ export interface CreateCardPaymentCommand {
   readonly scope: TenantScope;
   readonly amount: number;
   readonly currency?: Currency;
-  readonly methodType?: 'card';
+  readonly methodType?: MethodType;
+  /** Pix options (methodType pix). */
+  readonly pix?: { readonly expiresInSeconds?: number };
+  /** Boleto options (methodType boleto). */
+  readonly boleto?: Readonly<Record<string, unknown>>;
   readonly captureMethod?: CaptureMethod;
   readonly customerId?: string;
   readonly paymentMethodId?: string;
@@ -300,8 +305,8 @@ export class CreatePayment {
         if (!found) throw new DomainError('resource_missing', `No such customer: ${command.customerId}`, { param: 'body.customerId' });
         customer = found.toPrimitives();
       }
+      this.assertMethodProcessed(command, customer);
       if (command.paymentMethodId) {
-        if (command.card) throw new DomainError('validation_failed', 'Send either card or paymentMethodId, not both.', { param: 'body.card' });
         const method = await this.deps.paymentMethods.find(tx, scope, command.paymentMethodId);
         if (!method) throw new DomainError('resource_missing', `No such payment method: ${command.paymentMethodId}`, { param: 'body.paymentMethodId' });
         if (command.customerId && method.customerId !== command.customerId) {
@@ -313,11 +318,7 @@ export class CreatePayment {
         customer ??= (await this.deps.customers.find(tx, scope, m.customerId))?.toPrimitives() ?? null;
         return { token: m.tokenReference.token, isNetworkToken: m.tokenReference.isNetworkToken, card: m.card, pinnedAccountId: m.tokenReference.connectorAccountId, customerId: m.customerId, customer };
       }
-      if (!command.card) {
-        // The transparent checkout (no card, no paymentMethodId) is another capability; not wired here.
-        throw new DomainError('validation_failed', 'card.token or paymentMethodId is required for a card payment.', { param: 'body.card' });
-      }
-      const c = command.card;
+      const c = command.card!;
       return {
         token: c.token,
         isNetworkToken: c.isNetworkToken ?? false,
@@ -330,6 +331,31 @@ export class CreatePayment {
   }
 
   /**
+   * The payment's method decides what the request must hold and how the payment starts (domain/payment/methods).
+   * This installation sends for authorization at once only what the merchant's card or saved card pays.
+   */
+  private assertMethodProcessed(command: CreateCardPaymentCommand, customer: CustomerPrimitives | null): void {
+    const methodType = command.methodType ?? 'card';
+    const start = paymentMethod(methodType).start({
+      methodType,
+      hasCard: command.card !== undefined,
+      hasPaymentMethodId: command.paymentMethodId !== undefined,
+      captureMethod: command.captureMethod ?? 'automatic',
+      installments: command.installments ?? 1,
+      initiator: command.initiator ?? 'customer',
+      customer: customer ? methodCustomerOf(customer) : null,
+      hasPixOptions: command.pix !== undefined,
+      hasBoletoOptions: command.boleto !== undefined,
+    });
+    if (start === 'checkout') {
+      throw new DomainError('checkout_not_available', `A ${methodType === 'card' ? 'card payment without card.token or paymentMethodId' : `${methodType} payment`} is taken in the transparent checkout, which is not enabled in this installation; send card.token or paymentMethodId.`, { param: 'body.card' });
+    }
+    if (start === 'issue_charge') {
+      throw new DomainError('unsupported_payment_method', `${methodType} payments are not issued by this installation yet; use card.`, { param: 'body.methodType' });
+    }
+  }
+
+  /**
    * Each split must name a recipient of the payment's organization and environment; the first that does not is the
    * error's param (splitRemainderRecipientId is one of the splits' recipients, so it is checked with them).
    */
@@ -338,4 +364,9 @@ export class CreatePayment {
     const missing = splits.flatMap((s, index) => (existing.has(s.recipientId) ? [] : [{ param: `body.splits[${index}].recipientId`, message: `No such recipient: ${s.recipientId}` }]));
     if (missing.length > 0) throw new DomainError('resource_missing', missing[0]!.message, { param: missing[0]!.param, details: missing });
   }
+}
+
+function methodCustomerOf(customer: CustomerPrimitives): MethodCustomer {
+  const address = customer.address ?? customer.billingAddress;
+  return { name: customer.name, document: customer.document, address: address ?? null };
 }

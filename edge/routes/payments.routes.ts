@@ -108,13 +108,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         refuseSensitiveCardData(body);
         refuseCardNumbersInText(body);
         checkFraudAnalysis(body);
-        if (body.methodType !== 'card') {
-          throw new DomainError('unsupported_payment_method', `methodType ${body.methodType} is not available through direct card processing; use card.`, { param: 'body.methodType' });
-        }
-        if (!body.card && !body.paymentMethodId) {
-          throw new DomainError('checkout_not_available', 'A card payment needs card.token or paymentMethodId (the transparent checkout is not enabled in this installation).', { param: 'body.card' });
-        }
-        const { pix: _pix, boleto: _boleto, tokenizationAccountId: _t, methodType: _m, ...rest } = body;
+        const { tokenizationAccountId: _t, ...rest } = body;
         const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal), ...idempotencyKeyOf(request) };
         return { body: await deps.create.execute(command) };
       },
