@@ -1,39 +1,21 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { defineAcquirerContract } from '../../connector-kit/acquirer-contract';
+import { loadFixture } from '../../connector-kit/contract-fixture';
 import { GrpcAcquirerGateway } from '../../infrastructure/grpc/grpc-acquirer.gateway';
 import { startSandboxAcquirer } from '../../infrastructure/connectors/sandbox/sandbox-acquirer.server';
 import { SANDBOX_CAPABILITIES, scenarioNameForToken } from '../../infrastructure/connectors/sandbox/scenarios';
-import { runAcquirerContract } from './acquirer-contract';
 
 const credentials = { values: { merchantId: 'merchant_contract', apiKey: 'sk_test_sandbox' }, config: {} };
 
-runAcquirerContract('sandbox (real gRPC on loopback)', async () => {
-  // The timeout scenario sleeps longer than the gateway deadline, both short so the suite stays fast.
-  const server = await startSandboxAcquirer({ timeoutScenarioDelayMs: 2_000 });
-  const gateway = new GrpcAcquirerGateway(server.address, { deadlineMs: 400, slug: 'sandbox' });
-  return {
-    gateway,
-    address: server.address,
-    credentials,
-    invalidCredentials: { values: { merchantId: 'merchant_contract', apiKey: 'invalid' }, config: {} },
-    unreachableCredentials: { values: { merchantId: 'merchant_contract', apiKey: 'unreachable' }, config: {} },
-    tokens: {
-      approved: 'tok_sandbox_approved',
-      declines: [
-        { token: 'tok_sandbox_insufficient_funds', rawCode: '51' },
-        { token: 'tok_sandbox_do_not_honor', rawCode: '05' },
-        { token: 'tok_sandbox_invalid_cvv', rawCode: '82' },
-        { token: 'tok_sandbox_stolen_card', rawCode: '43' },
-        { token: 'tok_sandbox_expired_card', rawCode: '54' },
-      ],
-      processingError: 'tok_sandbox_processing_error',
-      timeout: 'tok_sandbox_timeout',
-    },
-    async teardown() {
-      gateway.close();
-      await server.stop();
-    },
-  };
+// The partner runner's fixture for the sandbox (npm run connector-contract), so both run the same cases on the same data.
+const fixture = loadFixture(path.resolve(__dirname, '../../connector-kit/fixtures/sandbox.json'));
+
+defineAcquirerContract('sandbox (real gRPC on loopback)', fixture, fixture.capabilities ?? [], async () => {
+  // The timeout scenario sleeps longer than the suite's short deadline, and wakes as soon as the caller gives up.
+  const server = await startSandboxAcquirer({ timeoutScenarioDelayMs: 10_000 });
+  return { address: server.address, teardown: () => server.stop() };
 });
 
 describe('sandbox acquirer specifics (contract.md section 5)', () => {
