@@ -11,7 +11,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
-import type { CustomerListQuery, CustomerRepository, OperationIntent, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { CustomerListQuery, CustomerRepository, OperationIntent, PaymentListQuery, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
 import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
@@ -143,6 +143,38 @@ export class InMemoryPayments implements PaymentRepository {
         const row = this.rows.get(k)!;
         return { scope: { organizationId: row.organizationId, environment: row.environment }, paymentId: row.id, intent: p.intent };
       });
+  }
+}
+
+/**
+ * The read side over InMemoryPayments: `list` pages as the SQL queries do (the scope's payments newest first, after
+ * the cursor, one more than the limit, a total on the first page, the status filter); `timeline` answers what a
+ * test put in `timelines` and records the related object ids it was asked for. Summaries are not faked.
+ */
+export class FakePaymentQueries implements PaymentQueries {
+  readonly timelines = new Map<string, Array<{ id: string; type: string; createdAt: string; previousAttributes: Record<string, unknown> | null }>>();
+  readonly timelineRequests: Array<{ paymentId: string; relatedObjectIds: readonly string[] }> = [];
+  constructor(private readonly payments: InMemoryPayments) {}
+  async list(_tx: Transaction, scope: TenantScope, query: PaymentListQuery) {
+    const inScope = [...this.payments.rows.values()]
+      .filter((p) => p.organizationId === scope.organizationId && p.environment === scope.environment)
+      .filter((p) => !query.statuses?.length || query.statuses.includes(p.status))
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
+    const rows = inScope.filter((p) => query.startingAfter === undefined || p.id < query.startingAfter).slice(0, query.limit + 1);
+    return { rows, ...(query.startingAfter === undefined ? { totalCount: inScope.length } : {}) };
+  }
+  async timeline(_tx: Transaction, _scope: TenantScope, paymentId: string, relatedObjectIds: readonly string[] = []) {
+    this.timelineRequests.push({ paymentId, relatedObjectIds: [...relatedObjectIds] });
+    return this.timelines.get(paymentId) ?? [];
+  }
+  figures(): never {
+    throw new Error('not faked');
+  }
+  series(): never {
+    throw new Error('not faked');
+  }
+  perConnectorAccount(): never {
+    throw new Error('not faked');
   }
 }
 
@@ -341,18 +373,19 @@ export function paymentDeps(accounts: PaymentConnectorAccount[], clock: Clock = 
   const payments = new InMemoryPayments();
   const usage = new CountingUsage();
   const recipients = new InMemoryRecipients();
+  const queries = new FakePaymentQueries(payments);
   const deps: PaymentDeps = {
     transactor,
     outbox,
     clock,
     ids: new SequentialIds(),
     payments,
-    queries: {} as PaymentQueries,
+    queries,
     customers: new InMemoryCustomers(),
     paymentMethods: new InMemoryPaymentMethods(),
     recipients,
     connectors,
     usage,
   };
-  return { deps, transactor, connectors, outbox, payments, usage, recipients };
+  return { deps, transactor, connectors, outbox, payments, queries, usage, recipients };
 }
