@@ -8,6 +8,7 @@ import { ConnectorAccountDirectoryService } from '../../application/connector-ac
 import { CreateConnectorAccount } from '../../application/connector-account/create-connector-account';
 import { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
 import { ListConnectorCatalog } from '../../application/connector-account/list-connector-catalog';
+import { ProcessableConnectorCatalog } from '../../application/connector-account/processable-connector-catalog';
 import { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
 import { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
 import { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
@@ -52,7 +53,9 @@ export const CONNECTORS_MODULE: ModuleDefinition = {
   build(core: Core): ModuleInstance {
     const { config } = core;
     const cipher = credentialCipher(core);
-    const catalog = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
+    const adapters = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
+    // Everything reads capabilities narrowed to what the core processes (domain/connector-account/supported-capabilities.ts).
+    const catalog = new ProcessableConnectorCatalog(adapters);
     const deps: ConnectorAccountDeps = {
       transactor: core.transactor,
       accounts: new SqlConnectorAccountRepository(cipher),
@@ -93,7 +96,7 @@ export const CONNECTORS_MODULE: ModuleDefinition = {
         };
       },
       async stop() {
-        catalog.close();
+        adapters.close();
       },
     };
   },
