@@ -8,9 +8,7 @@ import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.modul
 import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { CLI_COMMANDS } from '../../../infrastructure/main/cli';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
-import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
-import { moduleList } from '../../../infrastructure/main/module';
-import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 
 const SANDBOX_CREDENTIALS = { merchantId: 'merchant-0042-abcdef', apiKey: 'sk_partner_super_secret_value' };
 
@@ -21,7 +19,7 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
   let merchant: Merchant;
 
   before(async () => {
-    service = await startTestServiceWith(moduleList().with(FLOWS_MODULE).with(CONNECTORS_MODULE), { config: { dataDir: newDataDir() }, transport: 'in-process' });
+    service = await startTestService({ modules: [CONNECTORS_MODULE, FLOWS_MODULE], config: { dataDir: newDataDir() }, transport: 'in-process' });
     merchant = await service.merchant();
   });
   after(() => service.stop());
@@ -173,7 +171,8 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
     });
 
     it('refuses a live sandbox account on a production deployment (sandbox environment still allowed)', async () => {
-      const production = await startTestServiceWith(moduleList().with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE), {
+      const production = await startTestService({
+        modules: [CONNECTORS_MODULE],
         config: { deployment: 'production', dataDir: newDataDir(), credentialsKey: randomBytes(32).toString('base64') },
         transport: 'in-process',
       });
@@ -399,7 +398,8 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
     it('re-seals every account with the new key put first in CREDENTIALS_KEY; reads keep working', async () => {
       const oldKey = randomBytes(32).toString('base64');
       const newKey = randomBytes(32).toString('base64');
-      const rotating = await startTestServiceWith(moduleList().with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE), {
+      const rotating = await startTestService({
+        modules: [CONNECTORS_MODULE],
         config: { dataDir: newDataDir(), credentialsKey: oldKey },
         transport: 'in-process',
       });
