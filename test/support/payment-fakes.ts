@@ -272,7 +272,8 @@ export class CountingUsage implements ProductionUsage {
 }
 
 export type ScriptedAnswer = AuthorizeOutput | 'timeout' | 'technical';
-export type OperationAnswer = 'ok' | 'timeout' | 'technical';
+/** `declined`: the acquirer refuses the operation and executes nothing. */
+export type OperationAnswer = 'ok' | 'timeout' | 'technical' | 'declined';
 
 /** One scripted acquirer per account; records calls and whether a transaction was open during them. */
 export class ScriptedConnectors implements PaymentConnectors {
@@ -322,6 +323,7 @@ export class ScriptedConnectors implements PaymentConnectors {
       this.operationCalls.push({ kind, idempotencyKey: input.idempotencyKey });
       const answer = this.operationScripts.get(kind)?.shift() ?? 'ok';
       if (answer === 'technical') throw new ConnectorFailure('technical', 'connection refused', { nothingSent: true });
+      if (answer === 'declined') return { status: 'declined', rawCode: '57', message: 'operation refused' };
       let output = this.executed.get(input.idempotencyKey);
       if (!output) {
         this.operations.push({ accountId, kind, ...(input.amount !== undefined ? { amount: input.amount } : {}), idempotencyKey: input.idempotencyKey });
