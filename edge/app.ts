@@ -316,13 +316,13 @@ function toErrorResponse(error: unknown, state: EdgeState, ctx: Koa.Context): Er
     // statement or value), not a stack per request.
     state.log.warn({ dependency: error.dependency, reason: error.reason, errno: error.errno, method: ctx.method, path: ctx.path }, 'dependency unavailable');
     const message = `The service cannot reach its ${error.dependency} right now; retry after the time in Retry-After`;
-    return { status: 503, body: errorBody('service_unavailable', message, requestId), headers: { 'Retry-After': String(unavailableRetryAfterSeconds()) } };
+    return { status: statusForCode('service_unavailable'), body: errorBody('service_unavailable', message, requestId), headers: { 'Retry-After': String(unavailableRetryAfterSeconds()) } };
   }
   if (clientHungUp(ctx)) {
     // Nobody reads this answer, and it is no fault of the service.
     state.log.info({ method: ctx.method, path: ctx.path }, 'client closed the connection');
-    return { status: 499, body: errorBody('client_closed_request', 'The client closed the connection', requestId), headers: {} };
+    return { status: statusForCode('client_closed_request'), body: errorBody('client_closed_request', 'The client closed the connection', requestId), headers: {} };
   }
   (state.log ?? console).error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
-  return { status: 500, body: errorBody('internal_error', 'An unexpected error occurred; quote the request id to support', requestId), headers: {} };
+  return { status: statusForCode('internal_error'), body: errorBody('internal_error', 'An unexpected error occurred; quote the request id to support', requestId), headers: {} };
 }

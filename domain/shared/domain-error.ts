@@ -1,10 +1,12 @@
+import type { ErrorCode } from './error-codes';
+
 /**
- * A rule of the domain refused an operation. The code is stable snake_case and is what clients see;
+ * A rule of the domain refused an operation. The code is one of ERROR_CODES (stable snake_case, what clients see);
  * the edge maps codes to HTTP statuses in one table (edge/http/error-status.ts). No HTTP knowledge here.
  */
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly meta: { param?: string | null; details?: Array<{ param: string; message: string }>; [key: string]: unknown } = {},
   ) {

@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/domain-error';
+import type { ErrorCode } from '../shared/error-codes';
 import type { Environment } from '../shared/environment';
 import { isInternalAddress, isIpLiteral, isLoopbackAddress, stripBrackets } from './internal-address';
 
@@ -33,7 +34,7 @@ export interface UrlContext {
   readonly deployment: Deployment;
 }
 
-function refuse(code: string, message: string): never {
+function refuse(code: ErrorCode, message: string): never {
   throw new DomainError(code, message, { param: 'body.url' });
 }
 
