@@ -12,9 +12,9 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
-import { AuthorizationRun, runContext, type AttemptIntents, type DrivenRun } from './authorization-run';
+import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
+import { RunRecorder } from './run-recorder';
 import { RoutingLease } from './routing-lease';
-import { recordCalls } from './payment-attempts';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 import { settleRunOutcome } from './run-outcome';
 
@@ -135,9 +135,11 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
  */
 export class CreatePayment {
   private readonly runner: AuthorizationRun;
+  private readonly recorder: RunRecorder;
 
   constructor(private readonly deps: PaymentDeps) {
     this.runner = new AuthorizationRun(deps);
+    this.recorder = new RunRecorder(deps);
   }
 
   async execute(input: CreateCardPaymentCommand): Promise<PaymentObject> {
@@ -199,6 +201,7 @@ export class CreatePayment {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());
       if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
+      await this.recorder.parkIfWaiting(tx, payment, first.action, request);
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
@@ -216,51 +219,10 @@ export class CreatePayment {
       return paymentObject(current.toPrimitives());
     }
 
-    const stored = lease ? await this.recordHeld(scope, payment, driven, lease) : await this.recordLocked(scope, payment.id, driven);
+    const stored = await this.recorder.record(scope, payment, driven, request, lease);
     const final = stored.toPrimitives();
     await this.afterOutcome(scope, final, source, command);
     return paymentObject(final);
-  }
-
-  /**
-   * tx2 for the lease holder, in ONE round trip: the lease check (routing row deleted, timed-out attempts queued for
-   * reconciliation), the payment as tx1 left it plus the outcome, its events and the calls' health, sent together.
-   * No need to read the payment again: while the lease is held nobody else changes a payment in routing. If a
-   * recovery worker took it over (this request stalled past the grace period), the unit fails as a whole and the
-   * request answers what is stored; the worker records the outcome.
-   */
-  private async recordHeld(scope: TenantScope, payment: Payment, driven: DrivenRun, lease: RoutingLease): Promise<Payment> {
-    try {
-      await this.deps.transactor.run(async (tx) => {
-        await lease.settleQueued(tx, driven.attempts);
-        await this.applyOutcome(tx, scope, payment, driven);
-      });
-      return payment;
-    } catch (error) {
-      if (!lease.isLeaseLost(error)) throw error;
-      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
-      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
-      return current;
-    }
-  }
-
-  /** tx2 without crash recovery wired: the payment locked and read, then the outcome recorded. */
-  private async recordLocked(scope: TenantScope, paymentId: string, driven: DrivenRun): Promise<Payment> {
-    return this.deps.transactor.run(async (tx) => {
-      const current = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
-      if (!current) throw new Error(`payment ${paymentId} vanished between its two transactions`);
-      await this.applyOutcome(tx, scope, current, driven);
-      return current;
-    });
-  }
-
-  private async applyOutcome(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun): Promise<void> {
-    for (const attempt of driven.attempts) current.recordAttempt(attempt);
-    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
-    await this.deps.payments.update(tx, current);
-    const events = current.pullEvents().map(paymentEventToOutbox);
-    if (events.length) await this.deps.outbox.append(tx, events);
-    await recordCalls(this.deps, tx, scope, driven.attempts);
   }
 
   /** Best effort, after commit: card-testing signals never change the payment's answer. */

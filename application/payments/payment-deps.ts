@@ -40,6 +40,8 @@ export interface PaymentDeps {
   readonly flows?: import('../../domain/ports/payment-flows').PaymentFlows;
   /** A number in [0, 1) for weighted flow routes; Math.random by default. */
   readonly random?: () => number;
+  /** Flow runs waiting for a timer, a review, a 3DS result or a bank notice (durable, claimed once when due). */
+  readonly waits?: import('../../domain/ports/flow-run-waits').FlowRunWaitRepository;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
 }

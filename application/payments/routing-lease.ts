@@ -33,6 +33,11 @@ export class RoutingLease {
     return new RoutingLease(deps, recovery, paymentId, `create:${paymentId}`, first);
   }
 
+  /** For a run resumed at a call (ResumeFlowRun): the call's attempt id, saved with the run in the resuming tx1. */
+  static forResume(deps: PaymentDeps, recovery: PaymentRecoveryDeps, paymentId: string, first: { attemptId: string; connectorAccountId: string }): RoutingLease {
+    return new RoutingLease(deps, recovery, paymentId, deps.ids.next('rsm_'), first);
+  }
+
   /** tx1 (queued write): the routing row with the first intent and the request a recovery would re-send. */
   async open(tx: Transaction, scope: TenantScope, request: AuthorizeRequest, accountIds: readonly string[]): Promise<void> {
     if (!this.first) throw new Error('only a lease made for creation opens the routing');

@@ -175,8 +175,8 @@ class RunWalker {
         case 'review':
           return this.wait({ kind: 'review_decision', nodeId: node.id, since: this.at });
         case 'delay': {
-          const seconds = Number(node.data.seconds ?? 0);
-          return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: new Date(this.context.now.getTime() + Math.max(0, seconds) * 1000).toISOString() });
+          const minutes = Number(node.data.minutes ?? 0);
+          return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: new Date(this.context.now.getTime() + Math.max(0, minutes) * 60_000).toISOString() });
         }
         case 'approve':
           this.record(node, null, this.at);

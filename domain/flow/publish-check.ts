@@ -10,7 +10,10 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = ['payment.authorization_requested'];
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'approve', 'decline'];
+
+/** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
+export const MAX_DELAY_MINUTES = 43_200;
 
 export const ROUTE_STRATEGIES = ['priority', 'weighted', 'lowest_cost'] as const;
 export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
@@ -106,6 +109,14 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         routeData(node);
         outcomePorts(node);
         break;
+      case 'delay': {
+        const minutes = node.data.minutes;
+        if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DELAY_MINUTES) {
+          problems.push({ param: `${at(node)}.data.minutes`, message: `Node ${node.id}: minutes is a whole number from 1 to ${MAX_DELAY_MINUTES}.` });
+        }
+        requireWired('next');
+        break;
+      }
       default:
         break;
     }

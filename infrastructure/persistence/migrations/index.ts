@@ -23,6 +23,7 @@ import { Migration20261127000100Recipients } from './Migration20261127000100Reci
 import { Migration20261127000200PaymentIdempotencyKeys } from './Migration20261127000200PaymentIdempotencyKeys';
 import { Migration20261128000100SealSecretsAtRest } from './Migration20261128000100SealSecretsAtRest';
 import { Migration20261128000200SealConnectorWebhookTokens } from './Migration20261128000200SealConnectorWebhookTokens';
+import { Migration20261128000300FlowRunWaits } from './Migration20261128000300FlowRunWaits';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -45,4 +46,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000200PaymentIdempotencyKeys', class: Migration20261127000200PaymentIdempotencyKeys },
   { name: 'Migration20261128000100SealSecretsAtRest', class: Migration20261128000100SealSecretsAtRest },
   { name: 'Migration20261128000200SealConnectorWebhookTokens', class: Migration20261128000200SealConnectorWebhookTokens },
+  { name: 'Migration20261128000300FlowRunWaits', class: Migration20261128000300FlowRunWaits },
 ];

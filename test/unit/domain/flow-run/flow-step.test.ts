@@ -261,10 +261,10 @@ describe('flow run: the step function', () => {
     });
 
     it('timer: a delay node waits until due and then leaves by next', () => {
-      const g = graph([n('t', 'trigger'), n('d', 'delay', { seconds: 30 }), acq('a', 'ca_1'), n('ok', 'approve')], [e('t', 'd'), e('d', 'a'), e('a', 'ok', 'approved')]);
+      const g = graph([n('t', 'trigger'), n('d', 'delay', { minutes: 30 }), acq('a', 'ca_1'), n('ok', 'approve')], [e('t', 'd'), e('d', 'a'), e('a', 'ok', 'approved')]);
       const d = driver(g);
       const paused = d.feed({ kind: 'start' });
-      expect(paused.run.waitingFor).to.deep.equal({ kind: 'timer', nodeId: 'd', since: T0.toISOString(), dueAt: '2026-11-26T10:00:30.000Z' });
+      expect(paused.run.waitingFor).to.deep.equal({ kind: 'timer', nodeId: 'd', since: T0.toISOString(), dueAt: '2026-11-26T10:30:00.000Z' });
       expect(calls(d.feed({ kind: 'timer_fired' }, later).action)).to.equal('ca_1');
     });
 

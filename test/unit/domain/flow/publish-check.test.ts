@@ -111,11 +111,26 @@ describe('publish check', () => {
       { name: 'two triggers', graph: richWith({ nodes: [n('t2', 'trigger')], edges: [e('t2', 'a1')] }), expected: [{ param: 'graph.nodes', match: /exactly one trigger node; this one has 2/ }] },
 
       // non-runnable node types
-      ...(['antifraud', 'zero_auth', 'three_ds', 'review', 'capture', 'split', 'retry', 'delay', 'webhook'] as const).map((type) => ({
+      ...(['antifraud', 'zero_auth', 'three_ds', 'review', 'capture', 'split', 'retry', 'webhook'] as const).map((type) => ({
         name: `${type} nodes cannot be published`,
         graph: withNode(type),
-        expected: [{ param: 'graph.nodes[1].type', match: new RegExp(`Node x: ${type} nodes cannot run in this version; published flows use trigger, condition, switch, set_variable, acquirer, route, approve, decline`) }],
+        expected: [{ param: 'graph.nodes[1].type', match: new RegExp(`Node x: ${type} nodes cannot run in this version; published flows use trigger, condition, switch, set_variable, acquirer, route, delay, approve, decline`) }],
       })),
+
+      // delay nodes wait on a durable timer: 1 minute to 30 days
+      ...([0, 43_201, 1.5, '10', undefined] as const).map((minutes) => ({
+        name: `a delay of ${String(minutes)} minutes cannot be published`,
+        graph: graph(
+          [n('t', 'trigger'), n('d', 'delay', minutes === undefined ? {} : { minutes }), n('a', 'acquirer', { connectorAccountId: 'ca_1' })],
+          [e('t', 'd'), e('d', 'a'), e('a', 'ok', 'approved', 'x')].slice(0, 2),
+        ),
+        expected: [{ param: 'graph.nodes[1].data.minutes', match: /minutes is a whole number from 1 to 43200/ }],
+      })),
+      {
+        name: 'a delay whose next port leads nowhere cannot be published',
+        graph: graph([n('t', 'trigger'), n('d', 'delay', { minutes: 5 })], [e('t', 'd')]),
+        expected: [{ param: 'graph.nodes[1]', match: /Port next of node d \(delay\) leads nowhere/ }],
+      },
 
       // unwired required ports
       {

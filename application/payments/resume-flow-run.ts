@@ -1,0 +1,104 @@
+/**
+ * The one way a waiting flow run goes on: a timer falling due, a deadline passing, and (as they land) a 3DS result,
+ * a review decision or a bank's notice all resume the run through this use case. tx1 locks the payment and its
+ * wait, takes the step with the input and saves what it decided: the end (and the payment's outcome), another wait,
+ * or an acquirer call whose attempt id is saved under a routing lease (crash recovery then finishes it like any
+ * interrupted call). The calls are made by the same executor as at creation, outside any transaction, and tx2
+ * records them. Two resumptions of one wait (two workers, a repeated request) are serialized by the payment's lock;
+ * the second finds the wait gone and changes nothing.
+ */
+import { priorityRouteGraph } from '../../domain/flow-run/direct-graph';
+import type { FlowRunState } from '../../domain/flow-run/flow-run';
+import { stepFlowRun, type FlowRunInput } from '../../domain/flow-run/flow-step';
+import type { FlowGraph } from '../../domain/flow/flow-graph';
+import type { FlowRunWait } from '../../domain/ports/flow-run-waits';
+import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import { AuthorizationRun, runContext } from './authorization-run';
+import type { PaymentDeps } from './payment-deps';
+import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+import { RoutingLease } from './routing-lease';
+import { RunRecorder } from './run-recorder';
+import { settleRunOutcome } from './run-outcome';
+
+export type ResumeInput = Exclude<FlowRunInput, { kind: 'start' } | { kind: 'acquirer_outcome' }>;
+
+export interface ResumeFlowRunCommand {
+  readonly scope: TenantScope;
+  readonly paymentId: string;
+  readonly input: ResumeInput;
+  /**
+   * The wait this resumption answers, when it comes from a worker that claimed it: a wait replaced since (the run
+   * went on and waits for something else) is left alone.
+   */
+  readonly expectedWait?: Pick<FlowRunWait, 'kind' | 'nodeId'>;
+}
+
+export class ResumeFlowRun {
+  private readonly runner: AuthorizationRun;
+  private readonly recorder: RunRecorder;
+
+  constructor(private readonly deps: PaymentDeps) {
+    this.runner = new AuthorizationRun(deps);
+    this.recorder = new RunRecorder(deps);
+  }
+
+  async execute(command: ResumeFlowRunCommand): Promise<PaymentObject> {
+    const waits = this.deps.waits;
+    if (!waits) throw new Error('flow run waits are not wired in this installation');
+    const { scope, paymentId, input } = command;
+    const accounts = await this.deps.connectors.accounts(scope);
+
+    const taken = await this.deps.transactor.run(async (tx) => {
+      const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+      if (!payment) throw new NotFoundError('payment', paymentId);
+      const wait = await waits.find(tx, scope, paymentId, { forUpdate: true });
+      const run = payment.view().flowRun;
+      const expected = command.expectedWait;
+      if (!wait || !run || run.status !== 'waiting' || (expected && (expected.kind !== wait.kind || expected.nodeId !== wait.nodeId))) {
+        throw new DomainError('invalid_state', `Payment ${paymentId} does not wait for ${input.kind} (it may have just gone on).`);
+      }
+      const context = runContext(payment, await this.graphOf(scope, run), accounts, this.deps.random ?? Math.random);
+      const now = this.deps.clock.now();
+      // Throws invalid_state when the run waits for another input than this one.
+      const step = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
+      await waits.release(tx, paymentId);
+      let lease: RoutingLease | null = null;
+      if (step.action.kind === 'call_acquirer') {
+        payment.advanceRun(step.run, now);
+        const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId };
+        lease = this.deps.recovery ? RoutingLease.forResume(this.deps, this.deps.recovery, paymentId, first) : null;
+        if (lease) await lease.open(tx, scope, wait.request, step.run.route?.candidates ?? []);
+      } else {
+        settleRunOutcome(payment, { step, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
+        await this.recorder.parkIfWaiting(tx, payment, step.action, wait.request);
+      }
+      await this.deps.payments.update(tx, payment);
+      const events = payment.pullEvents().map(paymentEventToOutbox);
+      if (events.length) await this.deps.outbox.append(tx, events);
+      return { payment, step, context, request: wait.request, lease };
+    });
+
+    const { payment, step, context, request, lease } = taken;
+    if (step.action.kind !== 'call_acquirer') return paymentObject(payment.toPrimitives());
+    const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId, startedAt: this.deps.clock.now().toISOString() };
+    const intents = lease ? lease.intents([first], { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
+    const source = request.source;
+    const card = { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null };
+    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents });
+    if (driven.handedOver) {
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
+      return paymentObject(current!.toPrimitives());
+    }
+    const stored = await this.recorder.record(scope, payment, driven, request, lease);
+    return paymentObject(stored.toPrimitives());
+  }
+
+  /** The graph the run started on: its published flow's version, or direct routing's over the accounts it ranked. */
+  private async graphOf(scope: TenantScope, run: FlowRunState): Promise<FlowGraph> {
+    if (!run.flow) return priorityRouteGraph(run.route?.candidates ?? []);
+    const graph = await this.deps.flows?.graphOf(scope, run.flow.flowId, run.flow.version);
+    if (!graph) throw new Error(`flow ${run.flow.flowId} version ${run.flow.version} of a waiting run cannot be read`);
+    return graph;
+  }
+}

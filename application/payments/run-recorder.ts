@@ -1,0 +1,84 @@
+/**
+ * tx2 of a driven flow run: the attempts, the run and its outcome with the events, the calls' health, and, when the
+ * run now waits for something other than an acquirer (a timer, a review, a 3DS result, a bank notice), its durable
+ * wait with the request it will send when it goes on. Shared by creation and every resumption.
+ */
+import type { Payment } from '../../domain/payment/payment';
+import type { FlowAction } from '../../domain/flow-run/flow-step';
+import type { FlowRunWait } from '../../domain/ports/flow-run-waits';
+import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
+import type { Transaction } from '../../domain/ports/transactor';
+import type { TenantScope } from '../../domain/shared/environment';
+import type { DrivenRun } from './authorization-run';
+import { recordCalls } from './payment-attempts';
+import type { PaymentDeps } from './payment-deps';
+import { paymentEventToOutbox } from './payment-object';
+import type { RoutingLease } from './routing-lease';
+import { settleRunOutcome } from './run-outcome';
+
+/** The durable wait of a run whose step ended in a `wait` action (not an acquirer's answer), else null. */
+export function waitOf(payment: Payment, action: FlowAction, request: AuthorizeRequest): FlowRunWait | null {
+  if (action.kind !== 'wait' || action.wait.kind === 'acquirer_outcome') return null;
+  const wait = action.wait;
+  const due = wait.kind === 'timer' ? wait.dueAt : wait.kind === 'review_decision' ? null : wait.expiresAt;
+  const p = payment.view();
+  return {
+    paymentId: p.id,
+    scope: { organizationId: p.organizationId, environment: p.environment },
+    kind: wait.kind,
+    nodeId: wait.nodeId,
+    dueAt: due === null ? null : new Date(due),
+    request,
+  };
+}
+
+export class RunRecorder {
+  constructor(private readonly deps: PaymentDeps) {}
+
+  /**
+   * Records the outcome. With the lease: in ONE round trip (the lease check queued with the writes; while the lease
+   * is held nobody else changes the payment, so it is not read again); if a recovery worker took the payment over,
+   * the unit fails as a whole and the payment is answered as stored (the worker records the outcome). Without crash
+   * recovery wired: the payment locked and read, then the outcome recorded.
+   */
+  async record(scope: TenantScope, payment: Payment, driven: DrivenRun, request: AuthorizeRequest, lease: RoutingLease | null): Promise<Payment> {
+    if (!lease) {
+      return this.deps.transactor.run(async (tx) => {
+        const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
+        if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+        await this.apply(tx, scope, current, driven, request);
+        return current;
+      });
+    }
+    try {
+      await this.deps.transactor.run(async (tx) => {
+        await lease.settleQueued(tx, driven.attempts);
+        await this.apply(tx, scope, payment, driven, request);
+      });
+      return payment;
+    } catch (error) {
+      if (!lease.isLeaseLost(error)) throw error;
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
+      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
+      return current;
+    }
+  }
+
+  private async apply(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun, request: AuthorizeRequest): Promise<void> {
+    for (const attempt of driven.attempts) current.recordAttempt(attempt);
+    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
+    await this.deps.payments.update(tx, current);
+    await this.parkIfWaiting(tx, current, driven.step.action, request);
+    const events = current.pullEvents().map(paymentEventToOutbox);
+    if (events.length) await this.deps.outbox.append(tx, events);
+    await recordCalls(this.deps, tx, scope, driven.attempts);
+  }
+
+  /** Saves the run's wait, if its step left it waiting for something other than an acquirer. */
+  async parkIfWaiting(tx: Transaction, payment: Payment, action: FlowAction, request: AuthorizeRequest): Promise<void> {
+    const wait = waitOf(payment, action, request);
+    if (!wait) return;
+    if (!this.deps.waits) throw new Error(`payment ${payment.id} waits (${wait.kind}) but this installation keeps no flow run waits`);
+    await this.deps.waits.park(tx, wait, this.deps.clock.now());
+  }
+}
