@@ -118,6 +118,17 @@ function parseTrustedProxies(raw: string | undefined): string[] {
   return entries;
 }
 
+/** pino's levels: a name it does not know would otherwise stop start-up with a stack trace from inside pino. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function parseLogLevel(raw: string | undefined): string {
+  const level = raw === undefined || raw.trim() === '' ? 'info' : raw.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return level;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const deployment = (env.DEPLOYMENT ?? 'local') as Deployment;
   if (deployment !== 'local' && deployment !== 'production') throw new ConfigError('DEPLOYMENT must be local or production');
@@ -135,7 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     natsAckWaitMs: integer(env, 'NATS_ACK_WAIT_MS', 30_000, 1),
     deployment,
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
     webhookRetryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
     sandboxFraudReviewDelayMs: integer(env, 'SANDBOX_FRAUD_REVIEW_DELAY_MS', 5_000),

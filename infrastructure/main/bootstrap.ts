@@ -14,6 +14,7 @@ import { JetStreamTransport } from '../messaging/jetstream-transport';
 import { createCore, type Core } from './core';
 import { startEmbeddedAdapters, type EmbeddedAdapters } from './embedded-adapters';
 import { credentialsCipher } from './credentials-cipher';
+import { unreachable } from '../config/unreachable-dependency';
 
 export interface Infrastructure {
   readonly config: Config;
@@ -44,8 +45,30 @@ export async function openDatabase(config: Config, logger: Logger, joinRunning =
     url = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded database (PGlite) started');
   }
-  const orm = await openOrm(url, config.databasePoolSize, logger);
-  return { orm, embedded };
+  if (!config.databaseUrl) return { orm: await openOrm(url, config.databasePoolSize, logger), embedded };
+  return { orm: await reachableDatabase(config.databaseUrl, config.databasePoolSize, logger), embedded };
+}
+
+/** Opens DATABASE_URL and proves it answers, so an unreachable server is one sentence, not a driver stack. */
+async function reachableDatabase(url: string, poolSize: number, logger: Logger): Promise<Orm> {
+  let orm: Orm | undefined;
+  try {
+    orm = await openOrm(url, poolSize, logger);
+    await orm.em.fork({ useContext: false }).execute('select 1');
+    return orm;
+  } catch (error) {
+    await orm?.close(true).catch(() => undefined);
+    throw unreachable('DATABASE_URL', url, 'PostgreSQL', error);
+  }
+}
+
+async function reachableJetStream(config: Config & { natsUrl: string }, logger: Logger): Promise<EventTransport> {
+  const { natsUrl: url, natsStream: stream, natsSubjectPrefix: subjectPrefix, natsAckWaitMs: ackWaitMs } = config;
+  try {
+    return await JetStreamTransport.connect({ url, stream, subjectPrefix, ackWaitMs }, logger);
+  } catch (error) {
+    throw unreachable('NATS_URL', url, 'NATS JetStream', error);
+  }
 }
 
 export async function openInfrastructure(options: { config?: Config; startAdapters: boolean }): Promise<Infrastructure> {
@@ -54,12 +77,14 @@ export async function openInfrastructure(options: { config?: Config; startAdapte
   const { orm, embedded } = await openDatabase(config, logger);
   const applied = await migrate(orm, { cipher: credentialsCipher(config) });
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const transport: EventTransport = config.natsUrl
-    ? await JetStreamTransport.connect(
-        { url: config.natsUrl, stream: config.natsStream, subjectPrefix: config.natsSubjectPrefix, ackWaitMs: config.natsAckWaitMs },
-        logger,
-      )
-    : new InProcessTransport(logger);
+  let transport: EventTransport;
+  try {
+    transport = config.natsUrl ? await reachableJetStream({ ...config, natsUrl: config.natsUrl }, logger) : new InProcessTransport(logger);
+  } catch (error) {
+    await orm.close(true);
+    await embedded?.stop();
+    throw error;
+  }
   let adapters: EmbeddedAdapters | null = null;
   if (options.startAdapters && config.connectorAdapters.length === 0) adapters = await startEmbeddedAdapters(config, logger, { threads: true });
   const core = createCore({

@@ -37,6 +37,13 @@ describe('configuration from the environment', () => {
     expect(usePreparedStatements(loadConfig({}))).to.equal(false);
   });
 
+  it('takes a pino level for LOG_LEVEL (any case) and refuses any other with one sentence listing the levels', () => {
+    expect(loadConfig({}).logLevel).to.equal('info');
+    expect(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel).to.equal('debug');
+    expect(loadConfig({ LOG_LEVEL: 'silent' }).logLevel).to.equal('silent');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).to.throw(ConfigError, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
+  });
+
   it('refuses values it cannot use, naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
     expect(() => loadConfig({ DEPLOYMENT: 'staging' })).to.throw(ConfigError, /DEPLOYMENT/);
