@@ -60,10 +60,10 @@ export interface RouteDefinition<Body = any, Query = any> {
   readonly idempotent?: boolean;
   readonly rateLimits?: readonly RateLimitRule[];
   readonly successStatus: number;
-  /** Response schema for the OpenAPI document (documentation only). */
+  /** Response schema for the OpenAPI document (documentation only); its `examples`, if any, are the example shown. */
   readonly response?: JsonSchema;
-  /** Left out of the OpenAPI document (the docs page itself, for instance). */
-  readonly hidden?: boolean;
+  /** What the success answer is when not JSON (the reference page's HTML), for the OpenAPI document. */
+  readonly responseMediaType?: string;
   readonly handler: (request: ApiRequest<Body, Query>) => Promise<ApiResponse>;
 }
 

@@ -6,7 +6,7 @@ const email: JsonSchema = { type: 'string', format: 'email', maxLength: 255 };
 const newPassword: JsonSchema = { type: 'string', minLength: 12, maxLength: 256 };
 const anyPassword: JsonSchema = { type: 'string', minLength: 1, maxLength: 256 };
 const challengeToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
-const mfaCode: JsonSchema = { type: 'string', pattern: '^[0-9]{6}$' };
+const mfaCode: JsonSchema = { type: 'string', pattern: '^[0-9]{6}$', examples: ['123456'] };
 const resetToken: JsonSchema = { type: 'string', minLength: 32, maxLength: 128 };
 /** Empty string or an http(s) URL of at most 255 characters: a website is a link a person clicks. */
 const website: JsonSchema = optionalWebAddress(255);

@@ -38,6 +38,7 @@ export const ACCOUNT_LIST_QUERY: JsonSchema = {
 export const CREATE_ACCOUNT_BODY: JsonSchema = {
   type: 'object',
   required: ['connectorSlug', 'name'],
+  examples: [{ connectorSlug: 'sandbox', name: 'Sandbox acquirer', credentials: { merchantId: 'merchant-1', apiKey: 'sandbox-api-key' }, costBasisPoints: 250 }],
   properties: {
     connectorSlug: { type: 'string', minLength: 1, maxLength: 64 },
     name: { type: 'string', minLength: 1, maxLength: 120 },

@@ -32,17 +32,18 @@ export function docsRoutes(openApi: () => Record<string, unknown>): RouteDefinit
   return [
     defineRoute({
       method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApi', tag: 'Reference', auth: 'none', successStatus: 200,
-      summary: 'The OpenAPI 3.1 document of this API', hidden: true,
+      summary: 'The OpenAPI 3.1 document of this API',
+      response: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object', properties: { title: { type: 'string' }, version: { type: 'string' } } }, paths: { type: 'object' } } },
       handler: async () => ({ body: openApi() }),
     }),
     defineRoute({
       method: 'get', path: '/docs', operationId: 'getDocs', tag: 'Reference', auth: 'none', successStatus: 200,
-      summary: 'API reference page', hidden: true,
+      summary: 'API reference page (swagger-ui)', responseMediaType: 'text/html',
       handler: async () => ({ body: PAGE, contentType: 'text/html; charset=utf-8' }),
     }),
     defineRoute({
       method: 'get', path: '/docs/assets/:name', operationId: 'getDocsAsset', tag: 'Reference', auth: 'none', successStatus: 200,
-      summary: 'API reference page assets', hidden: true,
+      summary: 'API reference page assets (swagger-ui stylesheet and scripts)', responseMediaType: '*/*',
       handler: async (request) => {
         const name = request.params.name;
         if (name === 'init.js') return { body: INIT, contentType: 'application/javascript; charset=utf-8' };

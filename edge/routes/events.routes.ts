@@ -4,16 +4,38 @@ import { PAGE_QUERY_PROPERTIES, listBody } from '../http/pagination';
 import { tenantScopeOf } from '../http/principal';
 import { queryDate } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
+import type { JsonSchema } from '../http/validation';
 import { eventView } from './webhooks.mappers';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+// ---- response shapes (documentation only: the OpenAPI document and the typed client) ---------------------------
+const eventResponse: JsonSchema = {
+  type: 'object',
+  required: ['id', 'type', 'apiVersion', 'createdAt', 'environment', 'sequence', 'data'],
+  properties: {
+    id: { type: 'string', examples: ['evt_01JF3Q8Z4N6V2K7T9W5X1Y3C8D'] },
+    type: { type: 'string', examples: ['payment.captured'] },
+    apiVersion: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    environment: { type: 'string', enum: ['sandbox', 'live'] },
+    sequence: { type: 'integer', minimum: 1 },
+    data: { type: 'object', description: 'The object the event is about, as the API shows it (same envelope as webhooks)' },
+    deliverySummary: { type: 'object', description: 'Deliveries of this event per state (only with webhooks:read)' },
+  },
+};
+const eventListResponse: JsonSchema = {
+  type: 'object',
+  required: ['object', 'data', 'hasMore'],
+  properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: eventResponse }, hasMore: { type: 'boolean' } },
+};
 
 /** The event log (spec: Event log). Deliveries are shown only to credentials that also hold webhooks:read. */
 export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get', path: '/v1/events', operationId: 'listEvents', tag: 'Events', auth: 'merchant', scopes: ['events:read'],
-      successStatus: 200, summary: 'Events of the environment, newest first by sequence (same envelope as webhooks)',
+      successStatus: 200, summary: 'Events of the environment, newest first by sequence (same envelope as webhooks)', response: eventListResponse,
       query: {
         type: 'object',
         properties: {
@@ -50,7 +72,7 @@ export function eventRoutes(readModel: WebhookReadModel): RouteDefinition[] {
     }),
     defineRoute({
       method: 'get', path: '/v1/events/:id', operationId: 'getEvent', tag: 'Events', auth: 'merchant', scopes: ['events:read'],
-      successStatus: 200, summary: 'One event; with webhooks:read also each delivery per endpoint (removed endpoints flagged)',
+      successStatus: 200, summary: 'One event; with webhooks:read also each delivery per endpoint (removed endpoints flagged)', response: eventResponse,
       handler: async (request) => {
         const scope = tenantScopeOf(request.principal);
         const row = await readModel.event(scope, request.params.id);

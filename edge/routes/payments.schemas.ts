@@ -41,6 +41,8 @@ export const cardSchema: JsonSchema = {
 export const createPaymentBody: JsonSchema = {
   type: 'object',
   required: ['amount'],
+  // The reference's example and "Try it out" default: a sandbox test token, never card data (contract.md 5).
+  examples: [{ amount: 1500, currency: 'BRL', methodType: 'card', card: { token: 'tok_sandbox_approved' }, captureMethod: 'manual', description: 'Order 1042' }],
   properties: {
     amount,
     currency,
@@ -166,11 +168,12 @@ export const summaryQuery: JsonSchema = {
   },
 };
 
-export const captureBody: JsonSchema = { type: 'object', properties: { amount } };
+export const captureBody: JsonSchema = { type: 'object', properties: { amount }, examples: [{ amount: 1500 }] };
 export const voidBody: JsonSchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 255 } } };
 export const refundBody: JsonSchema = {
   type: 'object',
   properties: { amount, reason: { type: 'string', maxLength: 255 }, metadata: metadataSchema },
+  examples: [{ amount: 500, reason: 'Customer returned one item' }],
 };
 
 const addressSchema: JsonSchema = {
@@ -217,6 +220,7 @@ export const savePaymentMethodBody: JsonSchema = {
   type: 'object',
   required: ['card'],
   properties: { card: cardSchema, verify: { type: 'boolean', default: false } },
+  examples: [{ card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111', expMonth: 12, expYear: 2030 }, verify: true }],
 };
 
 // ---- response shapes (documentation only) --------------------------------------------------------------------

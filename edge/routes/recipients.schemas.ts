@@ -3,17 +3,17 @@ import type { JsonSchema } from '../http/validation';
 import { metadataSchema } from './payments.schemas';
 
 /** CPF or CNPJ, digits with the usual punctuation allowed; the check digits are validated by the aggregate. */
-const documentSchema: JsonSchema = { type: 'string', minLength: 11, maxLength: 18, pattern: '^[0-9./-]+$' };
+const documentSchema: JsonSchema = { type: 'string', minLength: 11, maxLength: 18, pattern: '^[0-9./-]+$', examples: ['52998224725'] };
 
 /** contract.md 7; every field required: a bank account is written whole, also on PATCH. */
 const bankAccountSchema: JsonSchema = {
   type: 'object',
   required: ['bankCode', 'branch', 'account', 'accountDigit', 'type', 'holderName', 'holderDocument'],
   properties: {
-    bankCode: { type: 'string', pattern: '^[0-9]{3}$', description: 'The bank\'s 3-digit code (COMPE), e.g. 001, 341' },
-    branch: { type: 'string', pattern: '^[0-9]{1,5}$' },
-    account: { type: 'string', pattern: '^[0-9]{1,20}$', description: 'Without its check digit' },
-    accountDigit: { type: 'string', pattern: '^[0-9A-Za-z]{1,2}$' },
+    bankCode: { type: 'string', pattern: '^[0-9]{3}$', examples: ['341'], description: 'The bank\'s 3-digit code (COMPE), e.g. 001, 341' },
+    branch: { type: 'string', pattern: '^[0-9]{1,5}$', examples: ['1234'] },
+    account: { type: 'string', pattern: '^[0-9]{1,20}$', examples: ['123456'], description: 'Without its check digit' },
+    accountDigit: { type: 'string', pattern: '^[0-9A-Za-z]{1,2}$', examples: ['7'] },
     type: { type: 'string', enum: [...BANK_ACCOUNT_TYPES] },
     holderName: { type: 'string', minLength: 1, maxLength: 120 },
     holderDocument: documentSchema,

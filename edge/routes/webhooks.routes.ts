@@ -123,6 +123,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       body: {
         type: 'object',
         required: ['url', 'enabledEvents'],
+        examples: [{ url: 'https://merchant.example.com/webhooks', description: 'Order system', enabledEvents: ['payment.captured', 'payment.refunded'] }],
         properties: {
           url: { type: 'string', minLength: 1, maxLength: 2048 },
           description: { type: ['string', 'null'], maxLength: 500 },
