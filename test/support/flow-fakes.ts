@@ -69,11 +69,24 @@ export class InMemoryFlows implements FlowRepository {
   async listVersions(_tx: Transaction, scope: TenantScope, flowId: string) {
     return [...(this.versions.get(key(scope, flowId)) ?? [])].reverse();
   }
-  async findPublished(): Promise<PublishedFlow | null> {
-    throw new Error('not used by these use cases');
+  /** How many times findPublished read the store (what PublishedFlows keeps in memory). */
+  publishedReads = 0;
+  async findPublished(_tx: Transaction, scope: TenantScope, selector: { triggerEvent: FlowTriggerEvent; flowId?: string }): Promise<PublishedFlow | null> {
+    this.publishedReads += 1;
+    const p = this.publishedOf(scope).find((r) => r.triggerEvent === selector.triggerEvent && (selector.flowId ? r.id === selector.flowId : r.active));
+    const version = p && (await this.findVersion({} as Transaction, scope, p.id, p.publishedVersion!));
+    return p && version ? { flowId: p.id, name: p.name, version: version.version, graph: version.graph } : null;
   }
-  async publishedFlowsUsing(): Promise<Map<string, Array<{ id: string; name: string }>>> {
-    throw new Error('not used by these use cases');
+  async publishedFlowsUsing(_tx: Transaction, scope: TenantScope, accountIds: readonly string[]) {
+    const using = new Map<string, Array<{ id: string; name: string }>>();
+    for (const p of this.publishedOf(scope)) {
+      const inForce = this.versions.get(key(scope, p.id))?.find((v) => v.version === p.publishedVersion);
+      for (const id of accountIds.filter((a) => inForce?.accountIds.includes(a))) using.set(id, [...(using.get(id) ?? []), { id: p.id, name: p.name }]);
+    }
+    return using;
+  }
+  private publishedOf(scope: TenantScope) {
+    return [...this.rows.values()].filter((r) => r.organizationId === scope.organizationId && r.environment === scope.environment && r.status === 'published');
   }
   async holdAccounts(_tx: Transaction, scope: TenantScope, accountIds: readonly string[]) {
     const held = new Map<string, AccountFacts>();

@@ -356,7 +356,7 @@ export class ScriptedConnectors implements PaymentConnectors {
   }
 }
 
-export function approved(fraudReviewPending = false): AuthorizeOutput {
+export function approved(fraudReviewPending = false): Extract<AuthorizeOutput, { status: 'approved' }> {
   return { status: 'approved', rawCode: '00', message: 'ok', references: { nsu: '1', tid: 'T', authorizationCode: 'A', acquirerPaymentId: 'acq_1' }, fraudReviewPending, capturedAmount: 0 };
 }
 

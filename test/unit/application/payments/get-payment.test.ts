@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { CapturePayment } from '../../../../application/payments/capture-payment';
 import { CreatePayment } from '../../../../application/payments/create-payment';
 import { GetPayment } from '../../../../application/payments/get-payment';
+import type { TenantScope } from '../../../../domain/shared/environment';
 import { account, paymentDeps, SteppingClock } from '../../../support/payment-fakes';
 import { refusal } from '../../../support/refusal';
 
@@ -13,7 +14,7 @@ async function created(captureMethod: 'automatic' | 'manual', scripts: Parameter
   const setup = paymentDeps([account('ca_a', 100), account('ca_b', 200)], new SteppingClock(new Date('2026-03-01T12:00:00.000Z'), 1_000));
   for (const script of scripts) setup.connectors.script(...script);
   const payment = await new CreatePayment(setup.deps).execute({ scope: sandbox, amount: 10_000, card, captureMethod });
-  return { ...setup, payment, get: (scope = sandbox) => new GetPayment(setup.deps).execute({ scope, paymentId: payment.id }) };
+  return { ...setup, payment, get: (scope: TenantScope = sandbox) => new GetPayment(setup.deps).execute({ scope, paymentId: payment.id }) };
 }
 
 describe('GetPayment (the full payment view)', () => {
