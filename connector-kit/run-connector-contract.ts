@@ -2,7 +2,7 @@
  * The connector contract as a command a partner team runs against its own adapter, in whatever language it is
  * written:
  *
- *   npm run connector-contract -- --address host:port --fixture fixture.json [--timeout ms]
+ *   npm run connector-contract -- --address host:port --fixture fixture.json [--timeout ms] [--connect-timeout ms]
  *
  * Checks the address answers gRPC, reads the capabilities (the fixture's, else Describe's), runs the contract
  * (acquirer-contract.ts, the same cases as the in-repo contract tests) with mocha, prints each case and a per-RPC
@@ -19,8 +19,8 @@ import { FixtureError, loadFixture, type ConnectorContractFixture } from './cont
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-const USAGE = 'Usage: npm run connector-contract -- --address host:port --fixture fixture.json [--timeout ms-per-case]';
-const CONNECT_TIMEOUT_MS = 10_000;
+const USAGE =
+  'Usage: npm run connector-contract -- --address host:port --fixture fixture.json [--timeout ms-per-case] [--connect-timeout ms]';
 
 /** Which capability an RPC's cases need; RPCs not listed are always tested. */
 const RPC_CAPABILITIES: Partial<Record<(typeof ACQUIRER_RPCS)[number], readonly string[]>> = {
@@ -41,6 +41,8 @@ interface RunOptions {
   readonly address: string;
   readonly fixturePath: string;
   readonly caseTimeoutMs: number;
+  /** How long to wait for the address to answer gRPC before giving up (default 10 s). */
+  readonly connectTimeoutMs: number;
 }
 
 function parseOptions(argv: readonly string[]): RunOptions {
@@ -48,7 +50,7 @@ function parseOptions(argv: readonly string[]): RunOptions {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { address: { type: 'string' }, fixture: { type: 'string' }, timeout: { type: 'string' }, help: { type: 'boolean' } },
+      options: { address: { type: 'string' }, fixture: { type: 'string' }, timeout: { type: 'string' }, 'connect-timeout': { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
     }));
   } catch (error) {
@@ -61,15 +63,17 @@ function parseOptions(argv: readonly string[]): RunOptions {
   if (!values.fixture) throw new UsageError(`--fixture is required\n${USAGE}`);
   const caseTimeoutMs = values.timeout === undefined ? 30_000 : Number(values.timeout);
   if (!Number.isInteger(caseTimeoutMs) || caseTimeoutMs < 1_000) throw new UsageError(`--timeout must be a whole number of ms, at least 1000\n${USAGE}`);
-  return { address: values.address, fixturePath: values.fixture, caseTimeoutMs };
+  const connectTimeoutMs = values['connect-timeout'] === undefined ? 10_000 : Number(values['connect-timeout']);
+  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 100) throw new UsageError(`--connect-timeout must be a whole number of ms, at least 100\n${USAGE}`);
+  return { address: values.address, fixturePath: values.fixture, caseTimeoutMs, connectTimeoutMs };
 }
 
-async function assertReachable(address: string): Promise<void> {
+async function assertReachable(address: string, timeoutMs: number): Promise<void> {
   const client = createGrpcClient(AcquirerConnectorClient, address);
   try {
-    await waitForReady(client, CONNECT_TIMEOUT_MS);
+    await waitForReady(client, timeoutMs);
   } catch {
-    throw new UsageError(`Nothing answers gRPC at ${address} within ${CONNECT_TIMEOUT_MS / 1000} s: is the adapter running there (plaintext HTTP/2)?`);
+    throw new UsageError(`Nothing answers gRPC at ${address} within ${timeoutMs} ms: is the adapter running there (plaintext HTTP/2)?`);
   } finally {
     client.close();
   }
@@ -114,7 +118,7 @@ function summaryLines(tallies: Map<string, SuiteTally>, capabilities: readonly s
 
 async function run(options: RunOptions): Promise<number> {
   const fixture = loadFixture(options.fixturePath);
-  await assertReachable(options.address);
+  await assertReachable(options.address, options.connectTimeoutMs);
   const capabilities = await capabilitiesToTest(options.address, fixture);
 
   const mocha = new Mocha({ reporter: 'spec', timeout: options.caseTimeoutMs, color: Boolean(process.stdout.isTTY) });
