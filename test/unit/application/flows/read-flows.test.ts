@@ -5,6 +5,7 @@ import { GetFlow, GetFlowBuilderMetadata, ListFlows, ListFlowVersions } from '..
 import { EXECUTABLE_NODE_TYPES } from '../../../../domain/flow-run/flow-step';
 import { RUNNABLE_NODE_TYPES } from '../../../../domain/flow/publish-check';
 import { UpdateFlow } from '../../../../application/flows/update-flow';
+import type { TenantScope } from '../../../../domain/shared/environment';
 import { flowDeps } from '../../../support/flow-fakes';
 import { refusal } from '../../../support/refusal';
 import { minimalGraph } from '../../domain/flow/fixtures';
@@ -15,7 +16,7 @@ const live = { organizationId: 'org_1', environment: 'live' as const };
 async function world() {
   const setup = flowDeps();
   setup.flows.withAcquirer(scope, 'ca_1').withAcquirer(scope, 'ca_2');
-  const create = (name: string, s = scope) => new CreateFlow(setup.deps).execute({ scope: s, name, graph: minimalGraph('ca_1') });
+  const create = (name: string, s: TenantScope = scope) => new CreateFlow(setup.deps).execute({ scope: s, name, graph: minimalGraph('ca_1') });
   return { ...setup, create };
 }
 
