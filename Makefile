@@ -11,7 +11,7 @@ SERVER_SUITES := 'test/integration/**/*.test.ts' 'test/contract/**/*.test.ts' 't
 # by about half and raise payments/s (docs/benchmarks.md, notes of the 25 Nov 20:36 run).
 SERVICE_NODE := node --max-semi-space-size=64
 
-.PHONY: all install build webhook-verifier typecheck run test test-unit test-integration bench proto migrate clean
+.PHONY: all install build webhook-verifier client typecheck run test test-unit test-integration bench proto migrate clean
 
 all: build
 
@@ -29,6 +29,13 @@ build: install webhook-verifier
 webhook-verifier: install
 	rm -rf webhook-verifier/dist
 	node_modules/.bin/tsc -p webhook-verifier/tsconfig.json
+
+## The typed client (clients/typescript/README.md): writes the OpenAPI document the service serves to
+## clients/typescript/openapi.json and regenerates clients/typescript/src/schema.ts from it (openapi-typescript).
+## Commit both: test/e2e/clients/typescript-client.test.ts fails when they are out of date.
+client: install
+	node_modules/.bin/tsx scripts/export-openapi.ts clients/typescript/openapi.json
+	cd clients/typescript && ../../node_modules/.bin/openapi-typescript openapi.json --output src/schema.ts
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
