@@ -63,6 +63,7 @@ and \`limit\`.
 export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Payments: 'Card, Pix and boleto payments: create (with a sandbox test token), read, capture, void, refund.',
   Customers: 'Customers and their saved payment methods.',
+  Checkout: 'The public checkout a customer\'s browser calls with the payment\'s client secret (Service-Client-Secret), not an API key.',
   Recipients: 'Split recipients.',
   Events: 'The event log that webhooks deliver, readable and pageable.',
   Webhooks: 'Webhook endpoints, their signing secrets and deliveries.',
