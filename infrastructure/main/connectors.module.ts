@@ -1,7 +1,7 @@
 /**
  * The connectors capability: the catalog over the configured gRPC adapters, connector accounts with sealed
  * credentials, and the `connectorAccounts` directory (ConnectorAccountDirectory) later modules use for routing.
- * Provides services `connectorCatalog` and `connectorAccounts`; reads `connectorAccountUsage` (flows) lazily.
+ * Needs flows' `connectorAccountUsage` (an account shows the published flows citing it, and may not be deleted then).
  */
 import type { ConnectorAccountDeps } from '../../application/connector-account/connector-account-deps';
 import { ConnectorAccountDirectoryService } from '../../application/connector-account/connector-account-directory';
@@ -12,7 +12,7 @@ import { ProcessableConnectorCatalog } from '../../application/connector-account
 import { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
 import { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
 import { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
-import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
+import type { ConnectorAccountUsage, ConnectorCatalog } from '../../domain/ports/connector-catalog';
 import { connectorRoutes } from '../../edge/routes/connector.routes';
 import { AjvConnectorSchemaValidator } from '../connectors/ajv-connector-schema-validator';
 import { GrpcConnectorCatalog } from '../connectors/grpc-connector-catalog';
@@ -21,7 +21,22 @@ import { NodeSecureRandom } from '../crypto/node-secure-random';
 import { checkGrpcHealth } from '../grpc/grpc-health.client';
 import { SqlConnectorAccountRepository } from '../persistence/connector-account.repository';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import type { BuiltModule, ModuleDefinition } from './module';
+
+/**
+ * What connectors take from the modules built before them. Required, not optional: a type whose properties are all
+ * optional would refuse every module list not providing one of them (TypeScript's weak-type check).
+ */
+export interface ConnectorsNeeds {
+  readonly connectorAccountUsage: ConnectorAccountUsage;
+}
+
+/** What connectors give to the modules built after them. */
+export interface ConnectorsServices {
+  readonly connectorCatalog: ConnectorCatalog;
+  /** Routing's view of the connector accounts (payments open accounts and record call outcomes through it). */
+  readonly connectorAccounts: ConnectorAccountDirectoryService;
+}
 
 function credentialCipher(core: Core): AesGcmCredentialCipher {
   const { config } = core;
@@ -48,9 +63,9 @@ export async function resealConnectorCredentials(core: Core): Promise<string> {
   return JSON.stringify({ object: 'credentials_reseal', currentKeyId: cipher.currentKeyId, resealed, rowsByKeyId: byKeyId }, null, 2);
 }
 
-export const CONNECTORS_MODULE: ModuleDefinition = {
+export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServices> = {
   name: 'connectors',
-  build(core: Core): ModuleInstance {
+  build(core: Core, needs: ConnectorsNeeds): BuiltModule<ConnectorsServices> {
     const { config } = core;
     const cipher = credentialCipher(core);
     const adapters = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
@@ -66,13 +81,11 @@ export const CONNECTORS_MODULE: ModuleDefinition = {
       random: new NodeSecureRandom(),
       deployment: config.deployment,
       publicBaseUrl: config.publicBaseUrl,
-      usage: () => core.services.find<ConnectorAccountUsage>('connectorAccountUsage'),
+      usage: () => needs.connectorAccountUsage,
       changes: core.changes,
     };
-    core.services.provide('connectorCatalog', catalog);
-    core.services.provide('connectorAccounts', new ConnectorAccountDirectoryService(deps));
-
     return {
+      provides: { connectorCatalog: catalog, connectorAccounts: new ConnectorAccountDirectoryService(deps) },
       routes: connectorRoutes({
         catalog: new ListConnectorCatalog(catalog),
         create: new CreateConnectorAccount(deps),

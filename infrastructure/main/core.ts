@@ -20,7 +20,6 @@ import { PostgresRateLimiter } from '../http/postgres-rate-limiter';
 import type { EventTransport } from '../messaging/event-transport';
 import { OutboxRelay } from '../messaging/outbox-relay';
 import { SqlEventOutbox } from '../messaging/sql-event-outbox';
-import { ServiceRegistry } from './module';
 import { credentialsCipher } from './credentials-cipher';
 
 export interface AdapterAddress {
@@ -53,7 +52,6 @@ export interface Core {
     readonly create: CreateApiKey;
     readonly authenticate: AuthenticateApiKey;
   };
-  readonly services: ServiceRegistry;
 }
 
 export interface CoreParts {
@@ -91,6 +89,5 @@ export function createCore(parts: CoreParts): Core {
       create: new CreateApiKey(transactor, organizationRepository, apiKeyRepository, secrets, ids, clock),
       authenticate: new AuthenticateApiKey(transactor, apiKeyRepository, secrets, { changes, clock }),
     },
-    services: new ServiceRegistry(),
   };
 }

@@ -1,7 +1,6 @@
 /**
  * The flows capability: drafts, published versions and the active flow per trigger event (contract.md 4).
- * Provides services `paymentFlows` (the flow a payment runs) and `connectorAccountUsage` (usedByFlows and the
- * connector-account deletion rule).
+ * Needs no other module; built before connectors, which ask it which flows cite an account.
  */
 import type { FlowDeps } from '../../application/flows/flow-deps';
 import { CreateFlow } from '../../application/flows/create-flow';
@@ -13,12 +12,22 @@ import { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '..
 import { UpdateFlow } from '../../application/flows/update-flow';
 import { flowRoutes } from '../../edge/routes/flow.routes';
 import { SqlFlowRepository } from '../persistence/flow.repository';
+import type { PaymentFlows } from '../../domain/ports/payment-flows';
+import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import type { BuiltModule, ModuleDefinition } from './module';
 
-export const FLOWS_MODULE: ModuleDefinition = {
+/** What flows give to the modules built after them. */
+export interface FlowsServices {
+  /** The flow a payment runs. */
+  readonly paymentFlows: PaymentFlows;
+  /** The published flows citing a connector account (usedByFlows and the connector-account deletion rule). */
+  readonly connectorAccountUsage: ConnectorAccountUsage;
+}
+
+export const FLOWS_MODULE: ModuleDefinition<unknown, FlowsServices> = {
   name: 'flows',
-  build(core: Core): ModuleInstance {
+  build(core: Core): BuiltModule<FlowsServices> {
     const deps: FlowDeps = {
       transactor: core.transactor,
       flows: new SqlFlowRepository(),
@@ -27,9 +36,8 @@ export const FLOWS_MODULE: ModuleDefinition = {
       changes: core.changes,
     };
     const published = new PublishedFlows(deps);
-    core.services.provide('paymentFlows', published);
-    core.services.provide('connectorAccountUsage', published);
     return {
+      provides: { paymentFlows: published, connectorAccountUsage: published },
       routes: flowRoutes({
         metadata: new GetFlowBuilderMetadata(),
         list: new ListFlows(deps),

@@ -34,7 +34,7 @@ import { purgeIdentityLeftovers } from '../persistence/identity-housekeeping';
 import { installationSecret } from '../persistence/identity-secrets';
 import { SqlCardAttemptRepository, SqlSecurityIncidentRepository } from '../persistence/security.repository';
 import type { Core } from './core';
-import { periodicWorker, type ModuleDefinition, type ModuleInstance } from './module';
+import { periodicWorker, type BuiltModule, type ModuleDefinition } from './module';
 
 /** CLI `org create --email`: the owner user, with a one-time reset token to choose a password. */
 export async function createOwnerFromCli(core: Core, organizationId: string, flags: Record<string, string>): Promise<unknown> {
@@ -95,15 +95,21 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
   return { deps, secret };
 }
 
+/** What identity gives to the modules built after it. */
+export interface IdentityServices {
+  /** Card-testing detection (payments screens each card attempt with it). */
+  readonly securityGuard: SecurityGuard;
+  readonly identityAccounts: Accounts;
+}
+
 /**
  * Dashboard identity (register, login with mandatory TOTP, sessions, brands), API key management and account
- * security (card-testing incidents). Provides `securityGuard` (SecurityGuard) and `identityAccounts` (Accounts)
- * to later modules.
+ * security (card-testing incidents). Needs no other module.
  */
-export function identityModule(options: IdentityModuleOptions = {}): ModuleDefinition {
+export function identityModule(options: IdentityModuleOptions = {}): ModuleDefinition<unknown, IdentityServices> {
   return {
     name: 'identity',
-    async build(core: Core): Promise<ModuleInstance> {
+    async build(core: Core): Promise<BuiltModule<IdentityServices>> {
       const { deps, secret } = await identityDeps(core, options);
       const { mailer, memberships, onBackgroundError } = deps;
       const log = core.logger.child({ component: 'identity' });
@@ -120,9 +126,8 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
         onBackgroundError,
       });
       const incidents = new SecurityIncidents(core.transactor, new SqlSecurityIncidentRepository(), guard, core.clock);
-      core.services.provide('securityGuard', guard);
-      core.services.provide('identityAccounts', accounts);
       return {
+        provides: { securityGuard: guard, identityAccounts: accounts },
         routes: [
           ...authRoutes({
             register: new Register(deps),
@@ -156,4 +161,4 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
   };
 }
 
-export const IDENTITY_MODULE: ModuleDefinition = identityModule();
+export const IDENTITY_MODULE = identityModule();

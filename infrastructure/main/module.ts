@@ -54,36 +54,57 @@ export interface ModuleInstance {
   stop?(): Promise<void>;
 }
 
-/**
- * A capability (payments, webhooks, identity...). Modules are built in the order of `MODULES`
- * (infrastructure/main/modules.ts); a module may use services provided by modules before it and must
- * provide what later modules need through `core.services`.
- */
-export interface ModuleDefinition {
-  readonly name: string;
-  build(core: Core): Promise<ModuleInstance> | ModuleInstance;
+/** A built module: its contributions, and the services it gives to the modules built after it. */
+export interface BuiltModule<Provides extends object> extends ModuleInstance {
+  readonly provides: Provides;
 }
 
-/** Services modules share, by name (e.g. 'connectorAccounts', 'securityGuard'). */
-export class ServiceRegistry {
-  private readonly services = new Map<string, unknown>();
+/**
+ * A capability (payments, webhooks, identity...). `Needs` is what it takes from the modules built before it (an
+ * optional property is a dependency it can do without), `Provides` what it gives to those after it. `build` is a
+ * property, not a method, so that TypeScript checks its parameter strictly: a `ModuleList` without what a module
+ * needs cannot take that module (a compile error, not a failed lookup at start).
+ */
+export interface ModuleDefinition<Needs = unknown, Provides extends object = {}> {
+  readonly name: string;
+  readonly build: (core: Core, needs: Needs) => Promise<BuiltModule<Provides>> | BuiltModule<Provides>;
+}
 
-  provide<T>(name: string, service: T): void {
-    if (this.services.has(name)) throw new Error(`service ${name} is provided twice`);
-    this.services.set(name, service);
+/** The services a module list provides once built (e.g. `ServicesOf<typeof MODULES>`). */
+export type ServicesOf<List> = List extends ModuleList<infer Provided> ? Provided : never;
+
+/**
+ * Modules in build order, each given the typed services of the modules before it:
+ * `moduleList().with(FLOWS_MODULE).with(CONNECTORS_MODULE)`. Immutable: `with` returns a longer list.
+ */
+export class ModuleList<Provided extends object> {
+  private constructor(
+    readonly names: readonly string[],
+    private readonly buildAll: (core: Core) => Promise<{ readonly instances: readonly ModuleInstance[]; readonly services: Provided }>,
+  ) {}
+
+  static empty(): ModuleList<{}> {
+    return new ModuleList([], async () => ({ instances: [], services: {} }));
   }
 
-  get<T>(name: string): T {
-    if (!this.services.has(name)) throw new Error(`service ${name} is not provided (check module order)`);
-    return this.services.get(name) as T;
+  with<Provides extends object>(module: ModuleDefinition<Provided, Provides>): ModuleList<Provided & Provides> {
+    return new ModuleList([...this.names, module.name], async (core) => {
+      const before = await this.buildAll(core);
+      const built = await module.build(core, before.services);
+      // Two providers of one service would silently shadow each other in the merged object.
+      const twice = Object.keys(built.provides).filter((name) => Object.hasOwn(before.services, name));
+      if (twice.length > 0) throw new Error(`module ${module.name} provides ${twice.join(', ')} again`);
+      return { instances: [...before.instances, built], services: { ...before.services, ...built.provides } };
+    });
   }
 
-  find<T>(name: string): T | undefined {
-    return this.services.get(name) as T | undefined;
+  /** Builds every module in order; each module's instance, and every service they provide. */
+  build(core: Core): Promise<{ readonly instances: readonly ModuleInstance[]; readonly services: Provided }> {
+    return this.buildAll(core);
   }
+}
 
-  /** For a dependency on a module built later: resolved on first use. */
-  lazy<T>(name: string): () => T {
-    return () => this.get<T>(name);
-  }
+/** The start of every module list. */
+export function moduleList(): ModuleList<{}> {
+  return ModuleList.empty();
 }

@@ -1,18 +1,21 @@
 /**
- * Every capability module, in build order (a module may use services of the modules before it).
- * Add one line per module.
+ * Every capability module, in build order: each `with` gives a module the typed services of the modules before
+ * it, so a module placed before what it needs does not compile. Add one `.with(...)` per module.
  */
-import type { ModuleDefinition } from './module';
+import { moduleList, type ServicesOf } from './module';
 import { IDENTITY_MODULE } from './identity.module';
 import { CONNECTORS_MODULE } from './connectors.module';
 import { FLOWS_MODULE } from './flows.module';
 import { PAYMENTS_MODULE } from './payments.module';
 import { WEBHOOKS_MODULE } from './webhooks.module';
 
-export const MODULES: ModuleDefinition[] = [
-  IDENTITY_MODULE,
-  CONNECTORS_MODULE,
-  FLOWS_MODULE,
-  PAYMENTS_MODULE,
-  WEBHOOKS_MODULE,
-];
+export const MODULES = moduleList()
+  .with(IDENTITY_MODULE)
+  // Flows before connectors: a connector account shows the published flows citing it, and may not be deleted then.
+  .with(FLOWS_MODULE)
+  .with(CONNECTORS_MODULE)
+  .with(PAYMENTS_MODULE)
+  .with(WEBHOOKS_MODULE);
+
+/** The services the product's modules provide (what a full test service exposes as `services`). */
+export type ProductServices = ServicesOf<typeof MODULES>;

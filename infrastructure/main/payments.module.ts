@@ -1,7 +1,7 @@
 /**
  * Payments: card payments by direct routing (create, capture, void, refund), lists, full view and summary;
- * customers and saved payment methods; split recipients. Uses the connector-accounts capability (service
- * `connectorAccounts`) and, when present, identity's card-testing guard (service `securityGuard`).
+ * customers and saved payment methods; split recipients. Needs the connector accounts (connectors module) and,
+ * when built before it, identity's card-testing guard and the published flows (see PaymentsNeeds).
  */
 import { ManageCustomers } from '../../application/customers/manage-customers';
 import { ManagePaymentMethods } from '../../application/customers/manage-payment-methods';
@@ -33,7 +33,7 @@ import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.re
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { Core } from './core';
-import { periodicWorker, type BackgroundWorker, type ModuleDefinition, type ModuleInstance } from './module';
+import { periodicWorker, type BackgroundWorker, type BuiltModule, type ModuleDefinition } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 import { taskPoolWorker } from './task-pool-worker';
 
@@ -62,13 +62,31 @@ export interface PaymentsModuleOptions {
   readonly recoveryConcurrency?: number;
 }
 
-export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition {
+/** What payments take from the modules built before them. */
+export interface PaymentsNeeds {
+  readonly connectorAccounts: ConnectorAccountDirectory;
+  /** Without it card attempts are not screened for card testing. */
+  readonly securityGuard?: CardSecurity;
+  /** Without it every payment is routed directly (no published flow is looked up). */
+  readonly paymentFlows?: PaymentFlows;
+}
+
+/** What payments give to the modules built after them (and to tests driving the workers' use cases). */
+export interface PaymentsServices {
+  readonly paymentUsage: SqlProductionUsage;
+  readonly fraudDecisions: ResolveFraudDecision;
+  readonly authorizationExpiry: NotifyExpiringAuthorizations;
+  readonly paymentRecovery: RecoverStuckPayments;
+  readonly attemptReconciliation: ReconcileUnknownAttempts;
+  readonly operationSettlement: SettlePendingOperations;
+}
+
+export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition<PaymentsNeeds, PaymentsServices> {
   return {
   name: 'payments',
-  build(core: Core): ModuleInstance {
-    const directory = core.services.lazy<ConnectorAccountDirectory>('connectorAccounts');
-    const security = core.services.find<CardSecurity>('securityGuard');
-    const flows = core.services.find<PaymentFlows>('paymentFlows');
+  build(core: Core, needs: PaymentsNeeds): BuiltModule<PaymentsServices> {
+    const { connectorAccounts, securityGuard: security, paymentFlows: flows } = needs;
+    const usage = new SqlProductionUsage();
     const deps: PaymentDeps = {
       transactor: core.transactor,
       outbox: core.outbox,
@@ -79,29 +97,23 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       customers: new SqlCustomerRepository(),
       paymentMethods: new SqlSavedPaymentMethodRepository(),
       recipients: new SqlRecipientRepository(),
-      connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(directory)),
-      usage: new SqlProductionUsage(),
+      connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(() => connectorAccounts)),
+      usage,
       ...(security ? { security } : {}),
       ...(flows ? { flows } : {}),
-      recordCall: (tx, scope, accountId, call) => directory().recordCallOutcome(tx, scope, accountId, call),
+      recordCall: (tx, scope, accountId, call) => connectorAccounts.recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
     };
     const customers = new ManageCustomers(deps);
     const paymentMethods = new ManagePaymentMethods(deps);
-    core.services.provide('paymentUsage', deps.usage);
     const fraudDecisions = new ResolveFraudDecision(deps);
-    core.services.provide('fraudDecisions', fraudDecisions);
     const expiry = new NotifyExpiringAuthorizations(deps);
-    core.services.provide('authorizationExpiry', expiry);
     const expiryWorker = periodicWorker('authorization-expiry', options.expiryScanIntervalMs ?? 60_000, () => expiry.run(), (error) =>
       core.logger.error({ err: error }, 'authorization expiry scan failed'),
     );
     const recoverStuck = new RecoverStuckPayments(deps, deps.recovery!);
     const reconcile = new ReconcileUnknownAttempts(deps, deps.recovery!);
     const settle = new SettlePendingOperations(deps);
-    core.services.provide('paymentRecovery', recoverStuck);
-    core.services.provide('attemptReconciliation', reconcile);
-    core.services.provide('operationSettlement', settle);
     // Three independent workers, each with a bounded number of tasks in flight: a call to a stalled acquirer holds
     // one slot of one kind, never the others (one loop of batches waited for its slowest call, so double charges found
     // after a stall were refunded minutes later).
@@ -155,6 +167,14 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       });
     }
     return {
+      provides: {
+        paymentUsage: usage,
+        fraudDecisions,
+        authorizationExpiry: expiry,
+        paymentRecovery: recoverStuck,
+        attemptReconciliation: reconcile,
+        operationSettlement: settle,
+      },
       routes: [
         ...paymentRoutes({
           create: new CreatePayment(deps),

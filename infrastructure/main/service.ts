@@ -15,15 +15,17 @@ import packageJson from '../../package.json';
 import { errorBody } from '../../edge/http/errors';
 import type { Core } from './core';
 import { DrainingHttpServer } from './draining-http-server';
-import type { ModuleDefinition, ModuleInstance, ReadinessCheck } from './module';
+import type { ModuleInstance, ModuleList, ReadinessCheck } from './module';
 
 export interface ServiceRoles {
   readonly edge: boolean;
   readonly worker: boolean;
 }
 
-export interface RunningService {
+export interface RunningService<Services extends object = {}> {
   readonly core: Core;
+  /** What the modules provide to each other, typed (tests drive workers' use cases through it). */
+  readonly services: Services;
   readonly app: Koa;
   readonly routes: readonly RouteDefinition[];
   readonly modules: readonly ModuleInstance[];
@@ -34,16 +36,15 @@ export interface RunningService {
 
 export const SERVICE_VERSION: string = packageJson.version;
 
-export async function assembleService(
+export async function assembleService<Services extends object>(
   core: Core,
-  definitions: readonly ModuleDefinition[],
+  moduleList: ModuleList<Services>,
   roles: ServiceRoles,
   listen: { port: number; host: string } | null,
-): Promise<RunningService> {
+): Promise<RunningService<Services>> {
   // Listening before any request is served: in-memory reads are only trusted while changes are heard.
   await core.changes.start();
-  const modules: ModuleInstance[] = [];
-  for (const definition of definitions) modules.push(await definition.build(core));
+  const { instances: modules, services } = await moduleList.build(core);
 
   let routes: RouteDefinition[] = [];
   const health = healthRoutes({
@@ -116,6 +117,7 @@ export async function assembleService(
 
   return {
     core,
+    services,
     app,
     routes,
     modules,

@@ -31,7 +31,7 @@ import { MikroOrmTransactor } from '../persistence/mikro-orm-transactor';
 import { usePreparedStatements } from '../config/config';
 import { openOrm, type Orm } from '../persistence/orm';
 import type { Core } from './core';
-import type { ModuleDefinition, ModuleInstance } from './module';
+import type { BuiltModule, ModuleDefinition } from './module';
 
 /** Tuning beyond the spec's variables (tests shorten the poll; operators rarely touch these). */
 export interface WebhooksModuleOptions {
@@ -46,10 +46,17 @@ export interface WebhooksModuleOptions {
   readonly workerPoolSize?: number;
 }
 
-export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefinition {
+/** What webhooks give to the modules built after them. */
+export interface WebhooksServices {
+  /** Events and deliveries as merchants read them. */
+  readonly webhookReadModel: SqlWebhookReadModel;
+}
+
+/** Needs no other module: the events it delivers come through the transport, from any module's outbox. */
+export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefinition<unknown, WebhooksServices> {
   return {
     name: 'webhooks',
-    build(core: Core): ModuleInstance {
+    build(core: Core): BuiltModule<WebhooksServices> {
       // Endpoint secrets are sealed at rest with the same key as connector credentials.
       const cipher = new AesGcmCredentialCipher(
         loadCredentialKeys({
@@ -85,7 +92,6 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
       const readModel = new SqlWebhookReadModel(core.orm);
       const logger = core.logger.child({ component: 'webhooks' });
       const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-      core.services.provide('webhookReadModel', readModel);
 
       // The fan-out consumer and the dispatcher share one extra pool, opened by the first and closed by the last.
       const workerPoolSize = options.workerPoolSize ?? 4;
@@ -112,6 +118,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
       };
 
       return {
+        provides: { webhookReadModel: readModel },
         routes: [
           ...webhookRoutes({
             transactor: core.transactor,

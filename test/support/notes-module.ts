@@ -24,6 +24,7 @@ export function notesModule(controls: NotesControls): ModuleDefinition {
         `create table if not exists test_notes (id text primary key, organization_id text not null, environment text not null, text text not null, amount int8 not null)`,
       );
       return {
+        provides: {},
         readinessChecks: [{ name: 'notes-adapter', check: async () => controls.ready }],
         health: () => ({ notes: true }),
         routes: [

@@ -1,7 +1,8 @@
 /**
  * Starts the whole service for end-to-end tests: its own database (migrated), its own JetStream stream
  * (or the in-process transport), the sandbox adapters on loopback, every module, and the edge on a free
- * port. `merchant()` creates an organization with a sandbox and a live API key.
+ * port. `merchant()` creates an organization with a sandbox and a live API key. `startTestServiceWith(modules)`
+ * starts only the given modules, and `services` is typed by what they provide.
  */
 import { loadConfig, type Config } from '../../infrastructure/config/config';
 import { createLogger } from '../../infrastructure/logging/logger';
@@ -13,8 +14,8 @@ import { JetStreamTransport } from '../../infrastructure/messaging/jetstream-tra
 import type { EventTransport } from '../../infrastructure/messaging/event-transport';
 import { createCore, type AdapterAddress, type Core } from '../../infrastructure/main/core';
 import { startEmbeddedAdapters } from '../../infrastructure/main/embedded-adapters';
-import type { ModuleDefinition } from '../../infrastructure/main/module';
-import { MODULES } from '../../infrastructure/main/modules';
+import type { ModuleList } from '../../infrastructure/main/module';
+import { MODULES, type ProductServices } from '../../infrastructure/main/modules';
 import { assembleService, type RunningService } from '../../infrastructure/main/service';
 import type { Clock } from '../../domain/ports/clock';
 import type { DestinationStream } from 'pino';
@@ -26,7 +27,6 @@ export interface TestServiceOptions {
   readonly config?: Partial<Config>;
   readonly env?: Record<string, string>;
   readonly clock?: Clock;
-  readonly modules?: readonly ModuleDefinition[];
   readonly transport?: 'jetstream' | 'in-process';
   /** Start the embedded sandbox adapters (default true) or use these addresses. */
   readonly adapters?: readonly AdapterAddress[];
@@ -35,7 +35,7 @@ export interface TestServiceOptions {
   readonly workers?: boolean;
   readonly edge?: boolean;
   /** Another process of that service's installation: the same database and event stream (the owner cleans up). */
-  readonly joining?: TestService;
+  readonly joining?: TestService<object>;
   /** The address the service reaches its database by, given the test database's (e.g. through a DatabaseProxy). */
   readonly databaseAddress?: (databaseUrl: string) => string;
   /** Where the service's logs go (default stdout); set LOG_LEVEL in env to see any. */
@@ -50,17 +50,28 @@ export interface Merchant {
   readonly live: ApiClient;
 }
 
-export interface TestService {
+export interface TestService<Services extends object = object> {
   readonly url: string;
   readonly core: Core;
-  readonly service: RunningService;
+  readonly service: RunningService<Services>;
+  /** What the modules provide (e.g. `services.paymentRecovery` to run the recovery worker's task by hand). */
+  readonly services: Services;
   readonly config: Config;
   merchant(name?: string): Promise<Merchant>;
   client(key?: string): ApiClient;
   stop(): Promise<void>;
 }
 
-export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+/** A service with every product module (`MODULES`). */
+export function startTestService(options: TestServiceOptions = {}): Promise<TestService<ProductServices>> {
+  return startTestServiceWith(MODULES, options);
+}
+
+/** A service with only these modules, e.g. `moduleList().with(CONNECTORS_MODULE).with(paymentsModule())` (no flows). */
+export async function startTestServiceWith<Services extends object>(
+  modules: ModuleList<Services>,
+  options: TestServiceOptions = {},
+): Promise<TestService<Services>> {
   const servers = await testServers();
   const testDatabaseUrl = options.joining ? options.joining.config.databaseUrl! : await createTestDatabase();
   const databaseUrl = options.databaseAddress ? options.databaseAddress(testDatabaseUrl) : testDatabaseUrl;
@@ -97,7 +108,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const service = await assembleService(
     core,
-    options.modules ?? MODULES,
+    modules,
     { edge: options.edge ?? true, worker: options.workers ?? true },
     { port: 0, host: '127.0.0.1' },
   );
@@ -118,6 +129,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     url,
     core,
     service,
+    services: service.services,
     config,
     client: (key?: string) => new ApiClient(url, key),
     async merchant(name?: string) {

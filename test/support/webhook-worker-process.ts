@@ -3,6 +3,7 @@
  * environment like `main.ts worker`, so a test can SIGKILL it mid-burst. Prints "ready" once started.
  */
 import { openInfrastructure } from '../../infrastructure/main/bootstrap';
+import { moduleList } from '../../infrastructure/main/module';
 import { assembleService } from '../../infrastructure/main/service';
 import { webhooksModule } from '../../infrastructure/main/webhooks.module';
 
@@ -10,7 +11,7 @@ async function run(): Promise<void> {
   const infrastructure = await openInfrastructure({ startAdapters: false });
   const service = await assembleService(
     infrastructure.core,
-    [webhooksModule({ pollIntervalMs: 100, workerId: process.env.WORKER_ID })],
+    moduleList().with(webhooksModule({ pollIntervalMs: 100, workerId: process.env.WORKER_ID })),
     { edge: false, worker: true },
     null,
   );

@@ -3,23 +3,25 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ConnectorAccountDirectory } from '../../../domain/ports/connector-account-directory';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { CLI_COMMANDS } from '../../../infrastructure/main/cli';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { ConnectorsServices } from '../../../infrastructure/main/connectors.module';
 
 const SANDBOX_CREDENTIALS = { merchantId: 'merchant-0042-abcdef', apiKey: 'sk_partner_super_secret_value' };
 
 const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'connectors-e2e-'));
 
 describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sandbox adapters over gRPC)', () => {
-  let service: TestService;
+  let service: TestService<ConnectorsServices>;
   let merchant: Merchant;
 
   before(async () => {
-    service = await startTestService({ modules: [CONNECTORS_MODULE, FLOWS_MODULE], config: { dataDir: newDataDir() }, transport: 'in-process' });
+    service = await startTestServiceWith(moduleList().with(FLOWS_MODULE).with(CONNECTORS_MODULE), { config: { dataDir: newDataDir() }, transport: 'in-process' });
     merchant = await service.merchant();
   });
   after(() => service.stop());
@@ -171,8 +173,7 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
     });
 
     it('refuses a live sandbox account on a production deployment (sandbox environment still allowed)', async () => {
-      const production = await startTestService({
-        modules: [CONNECTORS_MODULE],
+      const production = await startTestServiceWith(moduleList().with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE), {
         config: { deployment: 'production', dataDir: newDataDir(), credentialsKey: randomBytes(32).toString('base64') },
         transport: 'in-process',
       });
@@ -224,7 +225,7 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       expect(patched.body.config).to.deep.equal({ antifraudEnabled: true, captureDeadlineDays: 5 });
       expect(patched.body.credentials.apiKey).to.deep.equal({ filled: true });
 
-      const directory = service.core.services.get<ConnectorAccountDirectory>('connectorAccounts');
+      const directory = service.services.connectorAccounts;
       const opened = await directory.open({ organizationId: merchant.organizationId, environment: 'sandbox' }, id);
       expect(opened!.credentials.values).to.deep.equal(SANDBOX_CREDENTIALS);
     });
@@ -357,7 +358,7 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
       const scope = { organizationId: m.organizationId, environment: 'sandbox' as const };
       const enabled = await createSandboxAccount(m, { costBasisPoints: 90 });
       await createSandboxAccount(m, { name: 'Off', enabled: false });
-      const directory = service.core.services.get<ConnectorAccountDirectory>('connectorAccounts');
+      const directory = service.services.connectorAccounts;
 
       const routable = await directory.listEnabledWithCredentials(scope, { kind: 'acquirer', capability: 'card' });
       expect(routable.map((r) => r.account.id)).to.deep.equal([enabled.body.id]);
@@ -398,8 +399,7 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
     it('re-seals every account with the new key put first in CREDENTIALS_KEY; reads keep working', async () => {
       const oldKey = randomBytes(32).toString('base64');
       const newKey = randomBytes(32).toString('base64');
-      const rotating = await startTestService({
-        modules: [CONNECTORS_MODULE],
+      const rotating = await startTestServiceWith(moduleList().with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE), {
         config: { dataDir: newDataDir(), credentialsKey: oldKey },
         transport: 'in-process',
       });

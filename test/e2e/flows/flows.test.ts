@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import type { ApiClient } from '../../support/api-client';
 import { TimeoutInjector } from '../../support/faulty-payment-connectors';
 import { eventually } from '../../support/eventually';
@@ -7,6 +7,7 @@ import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
+import { moduleList } from '../../../infrastructure/main/module';
 
 const DEADLINE_MS = 400;
 
@@ -79,10 +80,9 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
     Number((await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: string }>>('select count(*) as n from flows where organization_id = ?', [organizationId]))[0]!.n);
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ decorateConnectors: injector.decorate })), {
       transport: 'in-process',
       config: { connectorDeadlineMs: DEADLINE_MS },
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, FLOWS_MODULE, paymentsModule({ decorateConnectors: injector.decorate })],
     });
   });
   after(() => service?.stop());
@@ -561,12 +561,11 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
     });
 
     it('another edge process routes by a flow published through this one at once (change feed)', async () => {
-      const second = await startTestService({
+      const second = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), {
         joining: service,
         transport: 'in-process',
         workers: false,
         config: { connectorDeadlineMs: DEADLINE_MS },
-        modules: [IDENTITY_MODULE, CONNECTORS_MODULE, FLOWS_MODULE, paymentsModule()],
       });
       try {
         const m = await service.merchant('Two edges, flows');
@@ -627,12 +626,11 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
 
   describe('with one database connection, as embedded mode (make run) has', () => {
     it('account reads and writes, publishing and deletion never wait for a second connection', async () => {
-      const single = await startTestService({
+      const single = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), {
         joining: service,
         transport: 'in-process',
         workers: false,
         config: { connectorDeadlineMs: DEADLINE_MS, databasePoolSize: 1 },
-        modules: [IDENTITY_MODULE, CONNECTORS_MODULE, FLOWS_MODULE, paymentsModule()],
       });
       try {
         const m = await service.merchant('One connection');

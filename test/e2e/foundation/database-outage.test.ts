@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { testServers } from '../../support/test-infrastructure';
 import { DatabaseProxy } from '../../support/database-proxy';
 import { eventually } from '../../support/eventually';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
 
 const card = { token: 'tok_sandbox_approved', brand: 'visa', bin: '411111', last4: '1111', expMonth: 12, expYear: 2030, holderName: 'ANA SILVA' };
 /** A statement's text as a log line might quote it (MikroORM puts the SQL in its errors' messages). */
@@ -32,7 +34,7 @@ describe('database outages through the REST edge', function () {
   before(async () => {
     proxy = await DatabaseProxy.start((await testServers()).databaseUrl);
     let databaseUrl = '';
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ recoveryGraceMs: 1_500, recoveryScanIntervalMs: 200, expiryScanIntervalMs: 3_600_000 })), {
       transport: 'in-process',
       env: { LOG_LEVEL: 'info' },
       // Statements travel as text (no server-side prepared statements), so the proxy can recognise one.
@@ -42,7 +44,6 @@ describe('database outages through the REST edge', function () {
         return proxy.urlFor(url);
       },
       logDestination: { write: (line: string) => void logLines.push(line) },
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ recoveryGraceMs: 1_500, recoveryScanIntervalMs: 200, expiryScanIntervalMs: 3_600_000 })],
     });
     // The test's own reads go around the proxy.
     direct = new pg.Client({ connectionString: databaseUrl });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { HTML_CONTENT_SECURITY_POLICY } from '../../../edge/http/security-headers';
 import { notesModule, type NotesControls } from '../../support/notes-module';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
+import { moduleList } from '../../../infrastructure/main/module';
 
 /**
  * The edge's input hygiene and response headers, for every route alike (issue 22 items 1 and 6): text the database
@@ -13,7 +14,7 @@ describe('REST edge input hygiene and response headers (real PostgreSQL)', () =>
   const controls: NotesControls = { ready: true, gate: null, handled: 0 };
 
   before(async () => {
-    service = await startTestService({ modules: [notesModule(controls)], transport: 'in-process' });
+    service = await startTestServiceWith(moduleList().with(notesModule(controls)), { transport: 'in-process' });
     merchant = await service.merchant();
   });
   after(() => service.stop());

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { eventually } from '../../support/eventually';
 import { notesModule, type NotesControls } from '../../support/notes-module';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
+import { moduleList } from '../../../infrastructure/main/module';
 
 describe('REST edge foundation (real PostgreSQL, NATS JetStream)', () => {
   let service: TestService;
@@ -9,7 +10,7 @@ describe('REST edge foundation (real PostgreSQL, NATS JetStream)', () => {
   const controls: NotesControls = { ready: true, gate: null, handled: 0 };
 
   before(async () => {
-    service = await startTestService({ modules: [notesModule(controls)] });
+    service = await startTestServiceWith(moduleList().with(notesModule(controls)));
     merchant = await service.merchant();
   });
   after(() => service.stop());
@@ -59,7 +60,7 @@ describe('REST edge foundation (real PostgreSQL, NATS JetStream)', () => {
     });
 
     it('stops accepting a revoked key in every edge process, within the notification delay (not a memory timeout)', async () => {
-      const second = await startTestService({ modules: [notesModule(controls)], joining: service, workers: false });
+      const second = await startTestServiceWith(moduleList().with(notesModule(controls)), { joining: service, workers: false });
       try {
         const created = await service.core.apiKeys.create.execute({ organizationId: merchant.organizationId, environment: 'sandbox', name: 'two edges' });
         // Both processes have now authenticated the key (and remember it).

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
 
 /**
  * Card-testing blocks compare payer addresses in canonical form (issue 22, item 4): an address blocked under one
@@ -12,7 +14,7 @@ describe('account security: card-testing blocks compare canonical addresses (RES
   let service: TestService;
 
   before(async () => {
-    service = await startTestService({ transport: 'in-process', modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule()] });
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), { transport: 'in-process' });
   });
   after(() => service?.stop());
 

@@ -5,12 +5,13 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { ApiClient } from '../../support/api-client';
 import { SmtpSink } from '../../support/smtp-sink';
 import { startTestService, type TestService } from '../../support/test-service';
+import type { IdentityServices } from '../../../infrastructure/main/identity.module';
 import { bearer, registerAndEnroll, type Enrolled } from './identity-support';
 
 chai.use(chaiAsPromised);
 
 describe('account security: card testing incidents (REST, PostgreSQL, SMTP sink)', () => {
-  let service: TestService;
+  let service: TestService<IdentityServices>;
   let api: ApiClient;
   let sink: SmtpSink;
   let guard: SecurityGuard;
@@ -28,7 +29,7 @@ describe('account security: card testing incidents (REST, PostgreSQL, SMTP sink)
       env: { RATE_LIMITS: 'auth.register.address=1000/15m' },
     });
     api = new ApiClient(service.url);
-    guard = service.core.services.get<SecurityGuard>('securityGuard');
+    guard = service.services.securityGuard;
     owner = await registerAndEnroll(api, clock);
   });
 

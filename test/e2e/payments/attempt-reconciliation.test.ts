@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { RecoveryFaults } from '../../support/recovery-faults';
 import { eventually } from '../../support/eventually';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
@@ -7,7 +7,10 @@ import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import { MAX_RECONCILIATION_TRIES, type ReconcileUnknownAttempts } from '../../../application/payments/reconcile-unknown-attempts';
-import type { ConnectorAccountDirectory } from '../../../domain/ports/connector-account-directory';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { PaymentsServices } from '../../../infrastructure/main/payments.module';
+import type { ConnectorsServices } from '../../../infrastructure/main/connectors.module';
 
 const DEADLINE_MS = 300;
 const HOUR = 3_600_000;
@@ -22,7 +25,7 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
   this.timeout(60_000);
   const clock = new ManualClock(new Date('2026-07-01T09:00:00.000Z'));
   const faults = new RecoveryFaults();
-  let service: TestService;
+  let service: TestService<ConnectorsServices & PaymentsServices>;
   let reconcile: ReconcileUnknownAttempts;
 
   const sql = <T>(query: string, params: unknown[] = []) => service.core.orm.em.fork({ useContext: false }).execute<T[]>(query, params);
@@ -34,7 +37,7 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
   };
   /** What the acquirer itself holds for an idempotency key (QueryCharge by key on that account). */
   const atAcquirer = async (merchant: Merchant, accountId: string, key: string) => {
-    const directory = service.core.services.get<ConnectorAccountDirectory>('connectorAccounts');
+    const directory = service.services.connectorAccounts;
     const opened = await directory.open({ organizationId: merchant.organizationId, environment: 'sandbox' }, accountId);
     return directory.acquirerGateway('sandbox').queryCharge({ credentials: opened!.credentials, idempotencyKey: key });
   };
@@ -50,13 +53,12 @@ describe('reconciliation of timed-out attempts after a fallback (sandbox timeout
   };
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ decorateConnectors: faults.decorate, recoveryScanIntervalMs: HOUR, expiryScanIntervalMs: HOUR })), {
       transport: 'in-process',
       clock,
       config: { connectorDeadlineMs: DEADLINE_MS },
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ decorateConnectors: faults.decorate, recoveryScanIntervalMs: HOUR, expiryScanIntervalMs: HOUR })],
     });
-    reconcile = service.core.services.get<ReconcileUnknownAttempts>('attemptReconciliation');
+    reconcile = service.services.attemptReconciliation;
   });
   after(async () => {
     await service?.stop();

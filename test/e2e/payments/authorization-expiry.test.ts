@@ -1,11 +1,14 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { NotifyExpiringAuthorizations } from '../../../application/payments/notify-expiring-authorizations';
 import { TimeoutInjector } from '../../support/faulty-payment-connectors';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { PaymentsServices } from '../../../infrastructure/main/payments.module';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
@@ -13,7 +16,7 @@ const MINUTE = 60 * 1000;
 describe('pre-authorization expiry (payment.authorization_expiring, payment_not_capturable)', function () {
   this.timeout(60_000);
   const clock = new ManualClock(new Date('2026-05-04T10:00:00.000Z'));
-  let service: TestService;
+  let service: TestService<PaymentsServices>;
   let merchant: Merchant;
   let expiry: NotifyExpiringAuthorizations;
   const injector = new TimeoutInjector();
@@ -27,12 +30,11 @@ describe('pre-authorization expiry (payment.authorization_expiring, payment_not_
   };
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ expiryScanIntervalMs: 3_600_000, decorateConnectors: injector.decorate })), {
       transport: 'in-process',
       clock,
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ expiryScanIntervalMs: 3_600_000, decorateConnectors: injector.decorate })],
     });
-    expiry = service.core.services.get<NotifyExpiringAuthorizations>('authorizationExpiry');
+    expiry = service.services.authorizationExpiry;
     merchant = await service.merchant('Expiry');
     const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' }, costBasisPoints: 100 });
     expect(account.status).to.equal(201);

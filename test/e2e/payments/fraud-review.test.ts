@@ -1,19 +1,22 @@
 import { expect } from 'chai';
 import { eventually } from '../../support/eventually';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { PAYMENTS_MODULE } from '../../../infrastructure/main/payments.module';
 import { SHIPPED_ADAPTERS, type StartedAdapter } from '../../../infrastructure/main/connector-process';
 import { startCoreNotificationsServer } from '../../../infrastructure/grpc/core-notifications.server';
 import type { RunningGrpcServer } from '../../../infrastructure/grpc/grpc-server';
-import type { FraudDecisionReport, FraudDecisionResult, ResolveFraudDecision } from '../../../application/payments/resolve-fraud-decision';
+import type { FraudDecisionReport, FraudDecisionResult } from '../../../application/payments/resolve-fraud-decision';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { PaymentsServices } from '../../../infrastructure/main/payments.module';
 
 describe('acquirer fraud review decisions (sandbox -> core.v1.CoreNotifications over gRPC)', function () {
   this.timeout(60_000);
   let notifications: RunningGrpcServer;
   let adapter: StartedAdapter;
-  let service: TestService;
+  let service: TestService<PaymentsServices>;
   let merchant: Merchant;
   let handle: (report: FraudDecisionReport) => Promise<FraudDecisionResult> = async () => 'unknown_payment';
 
@@ -28,12 +31,11 @@ describe('acquirer fraud review decisions (sandbox -> core.v1.CoreNotifications 
   before(async () => {
     notifications = await startCoreNotificationsServer({ onFraudDecision: (report) => handle(report) });
     adapter = await SHIPPED_ADAPTERS.sandbox!.start({ port: 0, host: '127.0.0.1', fraudReviewDelayMs: 300, coreNotificationsAddress: notifications.address });
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(PAYMENTS_MODULE), {
       transport: 'in-process',
       adapters: [{ slug: 'sandbox', address: adapter.address }],
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, PAYMENTS_MODULE],
     });
-    const decisions = service.core.services.get<ResolveFraudDecision>('fraudDecisions');
+    const decisions = service.services.fraudDecisions;
     handle = (report) => decisions.execute(report);
     merchant = await service.merchant('Fraud review');
     const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' }, costBasisPoints: 100 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { eventually } from '../../support/eventually';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
@@ -9,6 +9,9 @@ import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import { GrpcAcquirerGateway } from '../../../infrastructure/grpc/grpc-acquirer.gateway';
 import type { AcquirerGateway } from '../../../domain/ports/acquirer-gateway';
 import type { PaymentConnectors } from '../../../domain/ports/payment-connectors';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { ConnectorsServices } from '../../../infrastructure/main/connectors.module';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DEADLINE_MS = 500;
@@ -86,7 +89,7 @@ describe('a frozen acquirer adapter (SIGSTOP past the connector deadline) while 
   this.timeout(60_000);
   const accounts = new FrozenAdapterAccounts();
   let adapter: { child: ChildProcess; address: string };
-  let service: TestService;
+  let service: TestService<ConnectorsServices>;
 
   const account = async (merchant: Merchant, name: string, costBasisPoints: number) => {
     const r = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name, credentials: { merchantId: `m_${name}_${Math.random().toString(36).slice(2)}`, apiKey: 'k1' }, costBasisPoints });
@@ -97,10 +100,9 @@ describe('a frozen acquirer adapter (SIGSTOP past the connector deadline) while 
   before(async () => {
     adapter = await startAdapterProcess();
     accounts.gateway = new GrpcAcquirerGateway(adapter.address, { deadlineMs: DEADLINE_MS, slug: 'sandbox' });
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ decorateConnectors: accounts.decorate, recoveryScanIntervalMs: 200 })), {
       transport: 'in-process',
       config: { connectorDeadlineMs: DEADLINE_MS },
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ decorateConnectors: accounts.decorate, recoveryScanIntervalMs: 200 })],
     });
   });
   after(async () => {
@@ -118,7 +120,7 @@ describe('a frozen acquirer adapter (SIGSTOP past the connector deadline) while 
     const cheap = await account(merchant, 'cheap', 100);
     const dear = await account(merchant, 'dear', 300);
     accounts.frozen.add(cheap);
-    const credentials = async () => (await service.core.services.get<{ open: PaymentConnectors['open'] }>('connectorAccounts').open({ organizationId: merchant.organizationId, environment: 'sandbox' }, cheap))!.credentials;
+    const credentials = async () => (await service.services.connectorAccounts.open({ organizationId: merchant.organizationId, environment: 'sandbox' }, cheap))!.credentials;
 
     adapter.child.kill('SIGSTOP');
     const r = await merchant.sandbox.post('/v1/payments', { amount: 9_900, captureMethod: 'automatic', card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import type { ApiClient } from '../../support/api-client';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
 
 /**
  * What the reads (GET /v1/payments, /v1/payments/summary, /v1/customers) refuse and how they count, through the
@@ -40,7 +42,7 @@ describe('payment reads: refused queries, summary bounds, currency, approval rat
   };
 
   before(async () => {
-    service = await startTestService({ transport: 'in-process', modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule()] });
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), { transport: 'in-process' });
     merchant = await withAccount('Reads edge');
   });
   after(async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { eventually } from '../../support/eventually';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { RecoveryFaults } from '../../support/recovery-faults';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
@@ -8,12 +8,14 @@ import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.modul
 import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { RecoverStuckPayments } from '../../../application/payments/recover-stuck-payments';
+import { moduleList } from '../../../infrastructure/main/module';
+import type { PaymentsServices } from '../../../infrastructure/main/payments.module';
 
 const DEADLINE_MS = 400;
 const GRACE_MS = 5_000;
 
 interface Harness {
-  service: TestService;
+  service: TestService<PaymentsServices>;
   clock: ManualClock;
   faults: RecoveryFaults;
 }
@@ -21,16 +23,10 @@ interface Harness {
 async function startHarness(scanIntervalMs: number): Promise<Harness> {
   const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z'));
   const faults = new RecoveryFaults();
-  const service = await startTestService({
+  const service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ decorateConnectors: faults.decorate, recoveryGraceMs: GRACE_MS, recoveryScanIntervalMs: scanIntervalMs, expiryScanIntervalMs: 3_600_000 })), {
     transport: 'in-process',
     clock,
     config: { connectorDeadlineMs: DEADLINE_MS },
-    modules: [
-      IDENTITY_MODULE,
-      CONNECTORS_MODULE,
-      FLOWS_MODULE,
-      paymentsModule({ decorateConnectors: faults.decorate, recoveryGraceMs: GRACE_MS, recoveryScanIntervalMs: scanIntervalMs, expiryScanIntervalMs: 3_600_000 }),
-    ],
   });
   return { service, clock, faults };
 }
@@ -63,7 +59,7 @@ describe('payment recovery: a crash between the two transactions of POST /v1/pay
 
   before(async () => {
     h = await startHarness(3_600_000); // the test drives the worker's scan itself
-    recovery = h.service.core.services.get<RecoverStuckPayments>('paymentRecovery');
+    recovery = h.service.services.paymentRecovery;
   });
   after(async () => {
     await h?.service.stop();
@@ -299,7 +295,7 @@ describe('payment recovery: a crash between the two transactions of POST /v1/pay
     ]);
     expect(view.attempts[1].id).to.equal(call.key);
     // The second acquirer captured too: the reconciliation re-sends its key, finds the capture and refunds it.
-    const reconcile = h.service.core.services.get<{ run(): Promise<number> }>('attemptReconciliation');
+    const reconcile = h.service.services.attemptReconciliation;
     expect(await reconcile.run()).to.equal(1);
     view = (await merchant.sandbox.get(`/v1/payments/${call.paymentId}`)).body;
     expect(view.attempts[1].reconciliation).to.include({ status: 'refunded', amount: 3_300 });

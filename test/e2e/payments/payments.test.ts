@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import type { ApiClient } from '../../support/api-client';
 import { TimeoutInjector } from '../../support/faulty-payment-connectors';
 import { eventually } from '../../support/eventually';
@@ -7,6 +7,8 @@ import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import { recipientInput } from '../../support/builders/recipient.builder';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
 
 const DEADLINE_MS = 400;
 
@@ -62,10 +64,9 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
   });
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ decorateConnectors: injector.decorate })), {
       transport: 'in-process',
       config: { connectorDeadlineMs: DEADLINE_MS },
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ decorateConnectors: injector.decorate })],
     });
     merchant = await service.merchant('Payments merchant');
     await createAccount(merchant.sandbox, 'primary', 150);
@@ -367,12 +368,11 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
     });
 
     it('routes by the accounts as they are now in every edge process: one added or disabled through another process is used or skipped at once', async () => {
-      const second = await startTestService({
+      const second = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), {
         joining: service,
         transport: 'in-process',
         workers: false,
         config: { connectorDeadlineMs: DEADLINE_MS },
-        modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule()],
       });
       try {
         const m = await service.merchant('Two edges');

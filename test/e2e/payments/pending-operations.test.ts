@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
@@ -7,6 +7,9 @@ import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import type { SettlePendingOperations } from '../../../application/payments/settle-pending-operations';
 import { heldCall, TimeoutInjector } from '../../support/faulty-payment-connectors';
 import { eventually } from '../../support/eventually';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
+import type { PaymentsServices } from '../../../infrastructure/main/payments.module';
 
 const SECOND = 1000;
 
@@ -19,7 +22,7 @@ const SECOND = 1000;
 describe('pending money operations: settled once, by the merchant or the settlement worker', function () {
   this.timeout(60_000);
   const clock = new ManualClock(new Date('2026-05-04T10:00:00.000Z'));
-  let service: TestService;
+  let service: TestService<PaymentsServices>;
   let merchant: Merchant;
   let settle: SettlePendingOperations;
   const injector = new TimeoutInjector();
@@ -40,12 +43,11 @@ describe('pending money operations: settled once, by the merchant or the settlem
   const view = async (id: string) => (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ recoveryScanIntervalMs: 3_600_000, decorateConnectors: injector.decorate })), {
       transport: 'in-process',
       clock,
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ recoveryScanIntervalMs: 3_600_000, decorateConnectors: injector.decorate })],
     });
-    settle = service.core.services.get<SettlePendingOperations>('operationSettlement');
+    settle = service.services.operationSettlement;
     merchant = await service.merchant('Pending operations');
     const account = await merchant.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' }, costBasisPoints: 100 });
     expect(account.status).to.equal(201);
@@ -240,14 +242,13 @@ describe('pending money operations: settled once, by the merchant or the settlem
 describe('pending money operations: the payments worker settles them on its own', function () {
   this.timeout(60_000);
   const clock = new ManualClock(new Date('2026-05-04T10:00:00.000Z'));
-  let service: TestService;
+  let service: TestService<PaymentsServices>;
   const injector = new TimeoutInjector();
 
   before(async () => {
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule({ recoveryScanIntervalMs: 50, decorateConnectors: injector.decorate })), {
       transport: 'in-process',
       clock,
-      modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule({ recoveryScanIntervalMs: 50, decorateConnectors: injector.decorate })],
     });
   });
   after(async () => {

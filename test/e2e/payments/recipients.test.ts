@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { IDENTITY_MODULE } from '../../../infrastructure/main/identity.module';
 import { CONNECTORS_MODULE } from '../../../infrastructure/main/connectors.module';
 import { paymentsModule } from '../../../infrastructure/main/payments.module';
 import { bankAccountInput, recipientInput } from '../../support/builders/recipient.builder';
+import { moduleList } from '../../../infrastructure/main/module';
+import { NO_FLOWS_MODULE } from '../../support/no-flows-module';
 
 /** Split recipients through the REST edge on PostgreSQL (contract.md 4 and 7; docs/payments.md, Recipients). */
 describe('recipients through the REST edge (PostgreSQL)', function () {
@@ -29,7 +31,7 @@ describe('recipients through the REST edge (PostgreSQL)', function () {
   };
 
   before(async () => {
-    service = await startTestService({ transport: 'in-process', modules: [IDENTITY_MODULE, CONNECTORS_MODULE, paymentsModule()] });
+    service = await startTestServiceWith(moduleList().with(IDENTITY_MODULE).with(NO_FLOWS_MODULE).with(CONNECTORS_MODULE).with(paymentsModule()), { transport: 'in-process' });
     merchant = await service.merchant('Recipients merchant');
   });
   after(async () => {

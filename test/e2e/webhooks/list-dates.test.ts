@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
+import { moduleList } from '../../../infrastructure/main/module';
 
 /**
  * The event and delivery lists' date filters, through the REST edge: instants the date-time format admits but no
@@ -13,7 +14,7 @@ describe('event and delivery lists: createdFrom / createdTo outside the storable
   let endpointId: string;
 
   before(async () => {
-    service = await startTestService({ transport: 'in-process', modules: [webhooksModule()] });
+    service = await startTestServiceWith(moduleList().with(webhooksModule()), { transport: 'in-process' });
     merchant = await service.merchant('List dates');
     const endpoint = await merchant.sandbox.post('/v1/webhooks', { url: 'https://hooks.example.com/list-dates', enabledEvents: ['payment.*'] });
     expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(201);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
+import { moduleList } from '../../../infrastructure/main/module';
 
 /**
  * Issue 22, item 3: nothing secret is stored unsealed. The raw rows are read straight from PostgreSQL after each
@@ -25,10 +26,9 @@ describe('webhook secrets at rest (raw database rows)', function () {
 
   before(async () => {
     receiver = await new WebhookReceiver().start();
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(webhooksModule({ pollIntervalMs: 100 })), {
       transport: 'in-process',
       config: { deployment: 'local', webhookTimeoutMs: 2_000 },
-      modules: [webhooksModule({ pollIntervalMs: 100 })],
     });
     merchant = await service.merchant();
   });

@@ -5,10 +5,11 @@
  */
 import { expect } from 'chai';
 import Stripe from 'stripe';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { WebhookReceiver, type ReceivedRequest } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook, WebhookVerificationError } from '../../../webhook-verifier/src';
+import { moduleList } from '../../../infrastructure/main/module';
 
 const { StripeSignatureVerificationError } = Stripe.errors;
 
@@ -34,9 +35,8 @@ describe('Stripe\'s library verifies webhook deliveries (PostgreSQL + JetStream)
 
   before(async () => {
     receiver = await new WebhookReceiver().start();
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(webhooksModule({ pollIntervalMs: 100 })), {
       config: { deployment: 'local', webhookTimeoutMs: 5_000 },
-      modules: [webhooksModule({ pollIntervalMs: 100 })],
     });
     merchant = await service.merchant();
     const created = await merchant.sandbox.post('/v1/webhooks', { url: receiver.url('/stripe'), enabledEvents: ['payment.captured'] });

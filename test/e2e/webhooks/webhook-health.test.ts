@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
-import { startTestService, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
+import { moduleList } from '../../../infrastructure/main/module';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -20,9 +21,8 @@ describe('webhook endpoint health and isolation', function () {
   });
 
   it('a slow endpoint does not delay deliveries to the others', async () => {
-    const service = await startTestService({
+    const service = await startTestServiceWith(moduleList().with(webhooksModule({ pollIntervalMs: 100, maxConcurrent: 8, perEndpoint: 4 })), {
       config: { deployment: 'local', webhookTimeoutMs: 1_500 },
-      modules: [webhooksModule({ pollIntervalMs: 100, maxConcurrent: 8, perEndpoint: 4 })],
     });
     services.push(service);
     const m = await service.merchant();
@@ -52,10 +52,9 @@ describe('webhook endpoint health and isolation', function () {
 
   it('auto-disables after 20 consecutive failures and 3 days without success, cancels the queue, and re-enables', async () => {
     const clock = new ManualClock(new Date(Date.now() - 4 * DAY));
-    const service = await startTestService({
+    const service = await startTestServiceWith(moduleList().with(webhooksModule({ pollIntervalMs: 50 })), {
       clock,
       config: { deployment: 'local', webhookTimeoutMs: 1_000, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
-      modules: [webhooksModule({ pollIntervalMs: 50 })],
     });
     services.push(service);
     const m = await service.merchant();

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import http from 'node:http';
-import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type Merchant, type TestService } from '../../support/test-service';
 import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook } from '../../../webhook-verifier/src';
 import type { Environment } from '../../../domain/shared/environment';
+import { moduleList } from '../../../infrastructure/main/module';
 
 describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () {
   this.timeout(60_000);
@@ -18,9 +19,8 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
 
   before(async () => {
     receiver = await new WebhookReceiver().start();
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(webhooksModule({ pollIntervalMs: 100 })), {
       config: { deployment: 'local', webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
-      modules: [webhooksModule({ pollIntervalMs: 100 })],
     });
     merchant = await service.merchant();
   });
@@ -353,7 +353,7 @@ describe('webhooks through the REST edge (PostgreSQL + JetStream)', function () 
     it('fans out to the endpoints as they are now: created, re-subscribed, moved, disabled or deleted through another process', async () => {
       // The edge of a second process of the installation changes the endpoints; this service's fan-out, which
       // remembers each tenant's endpoints, must plan every later event by the endpoints as changed.
-      const edge = await startTestService({ joining: service, workers: false, config: { deployment: 'local' }, modules: [webhooksModule()] });
+      const edge = await startTestServiceWith(moduleList().with(webhooksModule()), { joining: service, workers: false, config: { deployment: 'local' } });
       try {
         const m = await service.merchant('Endpoints elsewhere');
         const through = edge.client(m.sandboxKey);

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { webhooksModule } from '../../../infrastructure/main/webhooks.module';
 import { verifyWebhook } from '../../../webhook-verifier/src';
 import { natsServerBinary, PrivateNats } from '../../support/private-nats';
+import { moduleList } from '../../../infrastructure/main/module';
 
 function startWorker(service: TestService, id: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/webhook-worker-process.ts'], {
@@ -79,9 +80,8 @@ describe('webhook worker killed mid-burst', function () {
   before(async () => {
     receiver = await new WebhookReceiver().start();
     // The edge and the outbox relay only: deliveries are the child workers' job.
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(webhooksModule()), {
       config: { deployment: 'local', natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
-      modules: [webhooksModule()],
       workers: false,
     });
   });
@@ -140,9 +140,8 @@ describe('webhook worker AND NATS killed mid-burst of 1,000 events', function ()
     receiver = await new WebhookReceiver().start();
     // Edge and outbox relay on the private NATS; deliveries are the child workers' job. A 2 s ack wait
     // (30 s in production) so the killed worker's unacknowledged events come back within the test.
-    service = await startTestService({
+    service = await startTestServiceWith(moduleList().with(webhooksModule()), {
       config: { deployment: 'local', natsUrl: nats.url, natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
-      modules: [webhooksModule()],
       workers: false,
     });
   });

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { CLI_COMMANDS, parseFlags } from '../../../infrastructure/main/cli';
-import { startTestService, type TestService } from '../../support/test-service';
+import { startTestServiceWith, type TestService } from '../../support/test-service';
+import { moduleList } from '../../../infrastructure/main/module';
 
 describe('operators CLI (org create, api-key create)', () => {
   let service: TestService;
   before(async () => {
-    service = await startTestService({ modules: [], adapters: [], workers: false });
+    service = await startTestServiceWith(moduleList(), { adapters: [], workers: false });
   });
   after(() => service.stop());
 
