@@ -18,6 +18,7 @@ import type { ApiRequest, ApiResponse, RouteDefinition } from './http/route';
 import { compileValidator } from './http/validation';
 import { clientAddress, TrustedProxies } from './http/client-address';
 import { securityHeaders } from './http/security-headers';
+import { publicCors } from './http/public-cors';
 import { refuseUnstorablePathParameters, refuseUnstorableText } from './http/text-hygiene';
 
 export interface EdgeDependencies {
@@ -111,7 +112,12 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
 
     routers.for(route.path)[route.method](route.path, async (ctx) => {
       const state = ctx.state as EdgeState;
+      for (const limit of route.arrivalRateLimits ?? []) {
+        const subject = limit.key(ctx.params as Record<string, string>);
+        if (subject !== null) await consumeLimit(deps.rateLimiter, `${limit.name}:${subject}`, limit.points, limit.durationSeconds);
+      }
       const principal = await authenticate(route, ctx, deps.authenticators);
+      const credentialScope = route.auth === 'custom' && route.authenticate ? await route.authenticate({ params: ctx.params as Record<string, string>, headers: ctx.headers }) : undefined;
       // Before anything reads the input: text the database cannot store is refused here, for every route.
       refuseUnstorablePathParameters(ctx.params as Record<string, string>);
 
@@ -136,6 +142,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         body,
         rawBody,
         principal,
+        ...(credentialScope ? { credentialScope } : {}),
         requestId: state.requestId,
         ip: clientAddress(ctx.socket.remoteAddress ?? '', ctx.headers['x-forwarded-for'], trustedProxies),
         headers: ctx.headers,
@@ -148,23 +155,19 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
       for (const limit of route.rateLimits ?? []) {
         const subject = limit.key(request);
         if (subject === null) continue;
-        const verdict = await deps.rateLimiter.consume(`${limit.name}:${subject}`, limit.points, limit.durationSeconds);
-        if (!verdict.allowed) {
-          throw new HttpError('rate_limited', 'Too many requests; retry after the time in Retry-After', {
-            headers: { 'Retry-After': String(Math.max(1, verdict.retryAfterSeconds)) },
-          });
-        }
+        await consumeLimit(deps.rateLimiter, `${limit.name}:${subject}`, limit.points, limit.durationSeconds);
       }
 
       const idempotencyKey = route.idempotent ? ctx.get('idempotency-key') : '';
-      if (!idempotencyKey || !principal) {
+      const keyScope = principal ? { organizationId: principal.organizationId, environment: principal.environment } : credentialScope;
+      if (!idempotencyKey || !keyScope) {
         writeResponse(ctx, await route.handler(request), route.successStatus);
         return;
       }
       if (idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
         throw new HttpError('validation_failed', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`, { param: 'header.Idempotency-Key' });
       }
-      const scope = { organizationId: principal.organizationId, environment: principal.environment };
+      const scope = keyScope;
       const fingerprint = requestFingerprint(route.method, ctx.path, body);
       const begin = await deps.idempotency.begin(scope, routeKey, idempotencyKey, fingerprint, deps.now());
       if (begin.kind === 'conflict') {
@@ -206,6 +209,8 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
     });
   }
 
+  // Only the public checkout routes answer other origins (contract.md 9); after the error mapping, so refusals carry it.
+  app.use(publicCors());
   app.use(routers.dispatch());
   app.use(async (ctx, next) => {
     await next();
@@ -215,6 +220,16 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
     }
   });
   return app;
+}
+
+/** Counts one request against a limit; 429 rate_limited with Retry-After once it is used up. */
+async function consumeLimit(rateLimiter: RateLimiter, key: string, points: number, durationSeconds: number): Promise<void> {
+  const verdict = await rateLimiter.consume(key, points, durationSeconds);
+  if (!verdict.allowed) {
+    throw new HttpError('rate_limited', 'Too many requests; retry after the time in Retry-After', {
+      headers: { 'Retry-After': String(Math.max(1, verdict.retryAfterSeconds)) },
+    });
+  }
 }
 
 /**

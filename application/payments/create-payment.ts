@@ -15,8 +15,9 @@ import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
 import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
 import { RunRecorder } from './run-recorder';
 import { RoutingLease } from './routing-lease';
-import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+import { merchantPaymentObject, paymentEventToOutbox, paymentObject, revealWith, type PaymentObject } from './payment-object';
 import { settleRunOutcome } from './run-outcome';
+import { OpenCheckout } from './open-checkout';
 
 export interface CreateCardPaymentCommand {
   readonly scope: TenantScope;
@@ -61,6 +62,8 @@ export interface CreateCardPaymentCommand {
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
   /** A published flow to route by instead of the environment's active one. */
   readonly flowId?: string;
+  /** Transparent checkout: the account that tokenizes the card in the browser and charges it (creation rule 3). */
+  readonly tokenizationAccountId?: string;
 }
 
 interface ChargeSource {
@@ -136,10 +139,12 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
 export class CreatePayment {
   private readonly runner: AuthorizationRun;
   private readonly recorder: RunRecorder;
+  private readonly checkout: OpenCheckout;
 
   constructor(private readonly deps: PaymentDeps) {
     this.runner = new AuthorizationRun(deps);
     this.recorder = new RunRecorder(deps);
+    this.checkout = new OpenCheckout(deps);
   }
 
   async execute(input: CreateCardPaymentCommand): Promise<PaymentObject> {
@@ -149,9 +154,11 @@ export class CreatePayment {
     // The edge lets a repetition take over a key whose process died (its lock ran out); if that process had created
     // the payment, it is answered as it is now (recovery finishes its routing), never created and charged again.
     const earlier = command.idempotencyKey ? await this.paymentOfKey(scope, command.idempotencyKey) : null;
-    if (earlier) return paymentObject(earlier.toPrimitives());
+    if (earlier) return merchantPaymentObject(earlier.toPrimitives(), revealWith(this.deps.checkoutSecrets));
     // The shares' own rules first (pure); whether their recipients exist is read with the charge source.
     const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
+    // Without a card the buyer's browser brings one: the transparent checkout (open-checkout.ts).
+    if (isCheckoutRequest(command)) return this.checkout.execute(command, splits);
     const source = await this.resolveSource(command, splits);
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: command.clientIp ?? null, deviceId: command.deviceId ?? null });
     const [allAccounts, flow] = await Promise.all([this.deps.connectors.accounts(scope), this.publishedFlow(command)]);
@@ -309,9 +316,7 @@ export class CreatePayment {
       hasPixOptions: command.pix !== undefined,
       hasBoletoOptions: command.boleto !== undefined,
     });
-    if (start === 'checkout') {
-      throw new DomainError('checkout_not_available', `A ${methodType === 'card' ? 'card payment without card.token or paymentMethodId' : `${methodType} payment`} is taken in the transparent checkout, which is not enabled in this installation; send card.token or paymentMethodId.`, { param: 'body.card' });
-    }
+    // 'checkout' never reaches here: execute hands those requests to OpenCheckout first.
     if (start === 'issue_charge') {
       throw new DomainError('unsupported_payment_method', `${methodType} payments are not issued by this installation yet; use card.`, { param: 'body.methodType' });
     }
@@ -326,6 +331,12 @@ export class CreatePayment {
     const missing = splits.flatMap((s, index) => (existing.has(s.recipientId) ? [] : [{ param: `body.splits[${index}].recipientId`, message: `No such recipient: ${s.recipientId}` }]));
     if (missing.length > 0) throw new DomainError('resource_missing', missing[0]!.message, { param: missing[0]!.param, details: missing });
   }
+}
+
+/** A card or debit card payment with neither card nor paymentMethodId (spec, creation rules 3 and 5). */
+function isCheckoutRequest(command: CreateCardPaymentCommand): boolean {
+  const methodType = command.methodType ?? 'card';
+  return (methodType === 'card' || methodType === 'debit_card') && command.card === undefined && command.paymentMethodId === undefined;
 }
 
 function methodCustomerOf(customer: CustomerPrimitives): MethodCustomer {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
-import { antifraudAssessmentObject, paymentObject } from './payment-object';
+import { antifraudAssessmentObject, merchantPaymentObject, revealWith } from './payment-object';
 import type { FlowRunState } from '../../domain/flow-run/flow-run';
 
 /**
@@ -32,7 +32,7 @@ export class GetPayment {
         createdAt: o.createdAt,
       }));
       return {
-        ...paymentObject(p),
+        ...merchantPaymentObject(p, revealWith(this.deps.checkoutSecrets)),
         routing: { strategy: p.flowRun?.flow ? 'flow' : 'direct', stopReason: p.routingStopReason, hasFallback: p.attempts.length > 1, attemptCount: p.attempts.length },
         operations,
         refunds: operations.filter((o) => o.type === 'refund'),

@@ -42,6 +42,8 @@ export interface PaymentDeps {
   readonly random?: () => number;
   /** Flow runs waiting for a timer, a review, a 3DS result or a bank notice (durable, claimed once when due). */
   readonly waits?: import('../../domain/ports/flow-run-waits').FlowRunWaitRepository;
+  /** Client secrets of transparent checkout payments; absent: the transparent checkout is not offered. */
+  readonly checkoutSecrets?: import('../../domain/ports/checkout-secrets').CheckoutSecrets;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
 }

@@ -2,6 +2,8 @@ import type { AntifraudAssessment } from '../../domain/payment/antifraud-assessm
 import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
 import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
 import type { NewEvent } from '../../domain/ports/event-outbox';
+import { publicCheckout, type CheckoutState } from '../../domain/payment/payment-checkout';
+import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
 import type { CustomerPrimitives } from '../../domain/customer/customer';
 
@@ -44,10 +46,10 @@ export function paymentObject(p: PaymentPrimitives) {
     capturedAmount: p.capturedAmount,
     refundedAmount: p.refundedAmount,
     refundStatus: p.refundStatus,
-    clientSecret: null,
+    clientSecret: null as string | null,
     nextAction: null,
-    actionExpiresAt: null,
-    checkout: null,
+    actionExpiresAt: p.checkout?.expiresAt ?? null,
+    checkout: p.checkout ? publicCheckout(p.checkout) : null,
     decline: p.decline,
     error: p.error,
     fraudReview: p.fraudReview ? { status: p.fraudReview.status, openedAt: p.fraudReview.openedAt, resolvedAt: p.fraudReview.resolvedAt } : null,
@@ -86,6 +88,8 @@ function publicPrevious(previous: Record<string, unknown>): Record<string, unkno
   for (const [key, value] of Object.entries(previous)) {
     if (key === 'connectorSlug') out.connector = value;
     else if (key === 'routingStopReason' || key === 'flowRun') continue;
+    // The checkout's internals (the sealed client secret, its digest) never leave: only its public shape.
+    else if (key === 'checkout') out.checkout = value ? publicCheckout(value as CheckoutState) : null;
     else out[key] = value;
   }
   return out;
@@ -98,6 +102,7 @@ export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
     if (!assessment) throw new Error(`antifraud assessment ${event.assessmentId} is not on payment ${event.paymentId}`);
     return { type: event.type, scope, object: antifraudAssessmentObject(assessment, event.payment.id), previousAttributes: {} };
   }
+  if (event.type === 'payment.attempt_declined') return attemptDeclinedToOutbox(event, scope);
   return {
     type: event.type,
     scope,
@@ -165,4 +170,43 @@ export function customerObject(c: CustomerPrimitives) {
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
+}
+
+/**
+ * payment.attempt_declined carries exactly what payload rule 2 names: the payment's id and status, its deadline, the
+ * decline and the attempt counters; previousAttributes.status is processing.
+ */
+function attemptDeclinedToOutbox(event: PaymentDomainEvent, scope: NewEvent['scope']): NewEvent {
+  const p = event.payment;
+  const d = p.decline!;
+  const c = publicCheckout(p.checkout!);
+  return {
+    type: event.type,
+    scope,
+    object: {
+      object: 'payment',
+      id: p.id,
+      status: p.status,
+      actionExpiresAt: p.checkout!.expiresAt,
+      decline: { reason: d.reason, label: d.label, reversibility: d.reversibility, retryAction: d.retryAction, consumerMessage: d.consumerMessage, rawCode: d.rawCode },
+      checkout: { attemptsUsed: c.attemptsUsed, attemptsMax: c.attemptsMax, attemptsRemaining: c.attemptsRemaining },
+    },
+    previousAttributes: { status: event.previousAttributes.status },
+  };
+}
+
+/**
+ * The payment as the merchant sees it in an API answer: with its client secret while the checkout awaits the buyer
+ * (spec: clientSecret while requires_payment_method or requires_action, null afterwards). Events never carry it.
+ */
+export function merchantPaymentObject(p: PaymentPrimitives, reveal: ((paymentId: string, sealed: string) => string) | undefined) {
+  const object = paymentObject(p);
+  const open = p.status === 'requires_payment_method' || p.status === 'requires_action';
+  if (!open || !p.checkout || !reveal) return object;
+  return { ...object, clientSecret: reveal(p.id, p.checkout.secret.sealed) };
+}
+
+/** How merchantPaymentObject opens a sealed client secret with the installation's checkout secrets (if any). */
+export function revealWith(secrets: CheckoutSecrets | undefined): ((paymentId: string, sealed: string) => string) | undefined {
+  return secrets ? (paymentId, sealed) => secrets.reveal(paymentId, sealed) : undefined;
 }

@@ -32,6 +32,9 @@ export function waitOf(payment: Payment, action: FlowAction, request: AuthorizeR
   };
 }
 
+/** What a caller records with the outcome, in the same transaction (a checkout's saved card on approval). */
+export type AlsoRecord = (tx: Transaction, payment: Payment) => Promise<void>;
+
 export class RunRecorder {
   constructor(private readonly deps: PaymentDeps) {}
 
@@ -41,12 +44,13 @@ export class RunRecorder {
    * the unit fails as a whole and the payment is answered as stored (the worker records the outcome). Without crash
    * recovery wired: the payment locked and read, then the outcome recorded.
    */
-  async record(scope: TenantScope, payment: Payment, driven: DrivenRun, request: AuthorizeRequest, lease: RoutingLease | null): Promise<Payment> {
+  async record(scope: TenantScope, payment: Payment, driven: DrivenRun, request: AuthorizeRequest, lease: RoutingLease | null, alsoRecord?: AlsoRecord): Promise<Payment> {
     if (!lease) {
       return this.deps.transactor.run(async (tx) => {
         const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
         if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
         await this.apply(tx, scope, current, driven, request);
+        await alsoRecord?.(tx, current);
         return current;
       });
     }
@@ -54,6 +58,7 @@ export class RunRecorder {
       await this.deps.transactor.run(async (tx) => {
         await lease.settleQueued(tx, driven.attempts);
         await this.apply(tx, scope, payment, driven, request);
+        await alsoRecord?.(tx, payment);
       });
       return payment;
     } catch (error) {

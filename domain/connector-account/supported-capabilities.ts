@@ -19,6 +19,8 @@ export const SUPPORTED_CAPABILITIES = [
   'zero_auth',
   /** Fraud analysis by an antifraud provider. */
   'antifraud',
+  /** The transparent checkout: the buyer's card tokenized in the browser (sandbox vault), then confirmed. */
+  'browser_tokenization',
 ] as const;
 
 export type SupportedCapability = (typeof SUPPORTED_CAPABILITIES)[number];

@@ -6,6 +6,8 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.voided',
   'payment.canceled',
   'payment.failed',
+  'payment.attempt_declined',
+  'payment.checkout_not_configured',
   'payment.refunded',
   'payment.partially_refunded',
   'payment.fraud_review_resolved',

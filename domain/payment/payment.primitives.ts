@@ -159,6 +159,27 @@ export interface SplitEntry {
   refundedAmount: number;
 }
 
+/** Why a transparent checkout ended without an approval (spec: checkout.endedBy). */
+export type CheckoutEndedBy = 'irreversible' | 'attempt_limit' | 'expired' | 'not_issuer_decline';
+
+/** A transparent checkout payment's own state (rules in payment-checkout.ts). */
+export interface CheckoutState {
+  /**
+   * The client secret: sealed (opened only to show it to the merchant while the checkout is open) and its SHA-256
+   * (what a presented secret is compared with, in constant time). Never in clear, never in an event.
+   */
+  secret: { sealed: string; sha256: string };
+  /** The account that tokenizes the card in the browser and charges it (creation rule 3). */
+  tokenizationAccountId: string;
+  /** The deadline of the checkout (actionExpiresAt). */
+  expiresAt: string;
+  attemptsUsed: number;
+  attemptsMax: number;
+  endedBy: CheckoutEndedBy | null;
+  /** The reasons payment.checkout_not_configured was emitted for: once per reason per payment. */
+  notConfiguredReasons: string[];
+}
+
 export interface PaymentPrimitives {
   id: string;
   organizationId: string;
@@ -214,6 +235,8 @@ export interface PaymentPrimitives {
   expiryNoticeAt: string | null;
   /** The acquirer refused the near-expiry capture or void: it is not asked again. */
   expiryActionRefusal: { at: string; message: string } | null;
+  /** Transparent checkout payments only (payment-checkout.ts); absent or null otherwise. */
+  checkout?: CheckoutState | null;
   createdAt: string;
   updatedAt: string;
 }

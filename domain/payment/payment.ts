@@ -12,6 +12,7 @@ import * as authorization from './payment-authorization';
 import * as operations from './payment-operations';
 import * as expiry from './payment-expiry';
 import * as fraudReview from './payment-fraud-review';
+import * as checkout from './payment-checkout';
 
 // The aggregate's vocabulary, importable from here as before the aggregate was split by concern.
 export { CURRENCIES, MAX_PAYMENT_AMOUNT, METHOD_TYPES, MIT_TYPES, isOutcomeUnknown } from './payment.primitives';
@@ -64,6 +65,11 @@ export class Payment {
 
   static createCard(input: CreateCardPaymentInput): Payment {
     return new Payment(new PaymentInternals(newCardPaymentState(input)));
+  }
+
+  /** A transparent checkout payment: requires_payment_method until the buyer's card arrives (payment-checkout.ts). */
+  static openCheckout(input: checkout.OpenCheckoutInput): Payment {
+    return new Payment(new PaymentInternals(checkout.newCheckoutPaymentState(input)));
   }
 
   static fromPrimitives(primitives: PaymentPrimitives): Payment {
@@ -131,14 +137,19 @@ export class Payment {
     authorization.approve(this.internals, input);
   }
 
-  /** The issuer declined: the payment ends, and routing stops (an issuer answer is not a technical failure). */
+  /**
+   * The issuer declined: the payment ends, and routing stops (an issuer answer is not a technical failure). In the
+   * transparent checkout a reversible decline with attempts left returns it to requires_payment_method instead.
+   */
   decline(input: authorization.DeclineInput): void {
-    authorization.decline(this.internals, input);
+    if (this.state.checkout) checkout.declineAttempt(this.internals, input);
+    else authorization.decline(this.internals, input);
   }
 
   /** No account could process it (all failed technically, none available, split_not_supported ...). */
   fail(input: authorization.FailInput): void {
-    authorization.fail(this.internals, input);
+    if (this.state.checkout) checkout.failAttempt(this.internals, input);
+    else authorization.fail(this.internals, input);
   }
 
   /**
@@ -148,6 +159,23 @@ export class Payment {
   advanceRun(run: FlowRunState, now: Date): void {
     this.internals.state.flowRun = cloneJson(run);
     this.internals.state.updatedAt = now.toISOString();
+  }
+
+  // ---- transparent checkout (payment-checkout.ts) -------------------------------------------------------------
+
+  /** A card for the next attempt: counted, and the payment goes to processing with the attempt's new run. */
+  confirmCheckoutAttempt(input: checkout.ConfirmAttemptInput): void {
+    checkout.confirmAttempt(this.internals, input);
+  }
+
+  /** The checkout's deadline passed with no card approved: canceled, payment.canceled. */
+  expireCheckout(now: Date): void {
+    checkout.expireCheckout(this.internals, now);
+  }
+
+  /** Emits payment.checkout_not_configured once per reason; false when this reason was already reported. */
+  recordCheckoutNotConfigured(input: checkout.CheckoutNotConfiguredInput): boolean {
+    return checkout.recordCheckoutNotConfigured(this.internals, input);
   }
 
   // ---- merchant operations (payment-operations.ts) ------------------------------------------------------------

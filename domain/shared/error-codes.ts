@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'checkout_not_available',
   'checkout_not_configured',
   'invalid_client_secret',
+  'hosted_checkout_required',
 
   // Connectors and connector accounts
   'connector_not_allowed_in_environment',

@@ -71,6 +71,7 @@ export const STATUS_OF = {
   operation_declined: 422,
   checkout_not_available: 422,
   checkout_not_configured: 422,
+  hosted_checkout_required: 422,
   connector_not_allowed_in_environment: 422,
   connector_not_available: 422,
   connector_verification_failed: 422,

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { JsonSchema } from './validation';
 import type { Principal } from './principal';
+import type { TenantScope } from '../../domain/shared/environment';
 
 /**
  * Who may call a route:
@@ -21,12 +22,31 @@ export interface RateLimitRule {
   readonly key: (request: ApiRequest) => string | null;
 }
 
+/**
+ * A limit counted when a request arrives, before authentication and validation, so every request counts whatever
+ * its answer (contract.md 7: the public checkout's per-payment limits). It sees only the path parameters.
+ */
+export interface ArrivalRateLimitRule {
+  readonly name: string;
+  readonly points: number;
+  readonly durationSeconds: number;
+  readonly key: (params: Readonly<Record<string, string>>) => string | null;
+}
+
+/** What a route's own credential check (auth `custom`) reads. */
+export interface CredentialRequest {
+  readonly params: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 export interface ApiRequest<Body = any, Query = any> {
   readonly params: Record<string, string>;
   readonly query: Query;
   readonly body: Body;
   readonly rawBody: string;
   readonly principal: Principal | null;
+  /** What a route's own credential check (auth `custom` with `authenticate`) opened; absent otherwise. */
+  readonly credentialScope?: TenantScope;
   readonly requestId: string;
   readonly ip: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -59,6 +79,14 @@ export interface RouteDefinition<Body = any, Query = any> {
   /** Honour the Idempotency-Key header (contract.md section 3). */
   readonly idempotent?: boolean;
   readonly rateLimits?: readonly RateLimitRule[];
+  /** Counted on arrival, before anything else: see ArrivalRateLimitRule. */
+  readonly arrivalRateLimits?: readonly ArrivalRateLimitRule[];
+  /**
+   * auth `custom` only: the route's own credential check, run where the bearer check runs; it throws to refuse. The
+   * scope it opens (a checkout payment's client secret opens that payment's organization and environment) is the
+   * request's `credentialScope` and scopes its Idempotency-Key as an API key's would.
+   */
+  readonly authenticate?: (request: CredentialRequest) => Promise<TenantScope>;
   readonly successStatus: number;
   /** Response schema for the OpenAPI document (documentation only); its `examples`, if any, are the example shown. */
   readonly response?: JsonSchema;

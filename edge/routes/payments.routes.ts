@@ -108,8 +108,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
         refuseSensitiveCardData(body);
         refuseCardNumbersInText(body);
         checkFraudAnalysis(body);
-        const { tokenizationAccountId: _t, ...rest } = body;
-        const command: CreateCardPaymentCommand = { ...(rest as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal), ...idempotencyKeyOf(request) };
+        const command: CreateCardPaymentCommand = { ...(body as Omit<CreateCardPaymentCommand, 'scope'>), scope: tenantScopeOf(request.principal), ...idempotencyKeyOf(request) };
         return { body: await deps.create.execute(command) };
       },
     }),

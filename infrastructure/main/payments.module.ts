@@ -36,6 +36,10 @@ import type { Core } from './core';
 import { periodicWorker, type BackgroundWorker, type BuiltModule, type ModuleDefinition } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 import { taskPoolWorker } from './task-pool-worker';
+import { checkoutParts } from './checkout.wiring';
+import { SealedCheckoutSecrets } from '../crypto/checkout-client-secrets';
+import { credentialsCipher } from './credentials-cipher';
+import type { ExpireCheckouts } from '../../application/payments/expire-checkouts';
 
 export interface PaymentsModuleOptions {
   /** Wraps the connector access (tests inject faults on chosen accounts). */
@@ -79,6 +83,8 @@ export interface PaymentsServices {
   readonly paymentRecovery: RecoverStuckPayments;
   readonly attemptReconciliation: ReconcileUnknownAttempts;
   readonly operationSettlement: SettlePendingOperations;
+  /** The checkout expiry job (tests run it by hand to race two workers). */
+  readonly checkoutExpiry: ExpireCheckouts;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition<PaymentsNeeds, PaymentsServices> {
@@ -103,6 +109,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       ...(flows ? { flows } : {}),
       recordCall: (tx, scope, accountId, call) => connectorAccounts.recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
+      checkoutSecrets: new SealedCheckoutSecrets(credentialsCipher(core.config)),
     };
     const customers = new ManageCustomers(deps);
     const paymentMethods = new ManagePaymentMethods(deps);
@@ -148,7 +155,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     // Embedded adapters start before the modules, so they learn this server's address late (through their setter);
     // with them the server is always served, on a free loopback port unless a port is configured.
     const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
-    const workers: BackgroundWorker[] = [expiryWorker, ...recoveryWorkers];
+    const checkout = checkoutParts(core, { ...deps, checkoutSecrets: deps.checkoutSecrets! });
+    const workers: BackgroundWorker[] = [expiryWorker, ...recoveryWorkers, ...checkout.workers];
     if (notificationsPort !== undefined || lateBound.length > 0) {
       workers.push({
         name: 'core-notifications',
@@ -174,6 +182,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         paymentRecovery: recoverStuck,
         attemptReconciliation: reconcile,
         operationSettlement: settle,
+        checkoutExpiry: checkout.checkoutExpiry,
       },
       routes: [
         ...paymentRoutes({
@@ -188,6 +197,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
           paymentMethods,
         }),
         ...recipientRoutes({ recipients: new ManageRecipients(deps) }),
+        ...checkout.routes,
       ],
       workers,
       health: () => ({ declineCodes: declineTableCoverage() }),

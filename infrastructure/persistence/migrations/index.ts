@@ -24,6 +24,7 @@ import { Migration20261127000200PaymentIdempotencyKeys } from './Migration202611
 import { Migration20261128000100SealSecretsAtRest } from './Migration20261128000100SealSecretsAtRest';
 import { Migration20261128000200SealConnectorWebhookTokens } from './Migration20261128000200SealConnectorWebhookTokens';
 import { Migration20261128000300FlowRunWaits } from './Migration20261128000300FlowRunWaits';
+import { Migration20261129000100CheckoutExpiry } from './Migration20261129000100CheckoutExpiry';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -47,4 +48,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128000100SealSecretsAtRest', class: Migration20261128000100SealSecretsAtRest },
   { name: 'Migration20261128000200SealConnectorWebhookTokens', class: Migration20261128000200SealConnectorWebhookTokens },
   { name: 'Migration20261128000300FlowRunWaits', class: Migration20261128000300FlowRunWaits },
+  { name: 'Migration20261129000100CheckoutExpiry', class: Migration20261129000100CheckoutExpiry },
 ];

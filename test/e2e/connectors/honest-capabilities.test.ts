@@ -7,7 +7,7 @@ import { SANDBOX_CAPABILITIES } from '../../../infrastructure/connectors/sandbox
 import { startTestService, type Merchant } from '../../support/test-service';
 
 /** Methods the sandbox adapter declares that the core does not process yet (they land with their own capability). */
-const NOT_YET_PROCESSED = ['debit_card', 'pix', 'boleto', 'browser_tokenization', 'three_ds'];
+const NOT_YET_PROCESSED = ['debit_card', 'pix', 'boleto', 'three_ds'];
 
 describe('honest capabilities: the catalog, /health and effectiveCapabilities list only what the core processes', () => {
   let service: Awaited<ReturnType<typeof startTestService>>;

@@ -1,0 +1,187 @@
+/**
+ * Confirmation of a transparent checkout payment with the buyer's card token (spec: POST /v1/payments/{id}/confirm
+ * and its browser twin POST /v1/public/payments/{id}/confirm). Each card is one attempt that runs the flow again
+ * (the payment's named flow, else the environment's active one, else direct routing), pinned to the account whose
+ * vault tokenized it, through the same executor and recorder as creation: tx1 counts the attempt and saves the run
+ * with its first call's attempt id under a routing lease, the calls go out outside any transaction, tx2 records the
+ * outcome (payment-checkout.ts decides what a decline means for the checkout). The server confirm does no 3DS: a
+ * three_ds node follows its unavailable exit (so debit is not approved there).
+ */
+import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
+import type { CustomerPrimitives } from '../../domain/customer/customer';
+import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
+import { newFlowRun } from '../../domain/flow-run/flow-run';
+import { stepFlowRun, type FlowStepResult } from '../../domain/flow-run/flow-step';
+import type { Payment, CardSummary, PaymentPrimitives } from '../../domain/payment/payment';
+import { isCheckoutExpired } from '../../domain/payment/payment-checkout';
+import type { PublishedFlow } from '../../domain/ports/flow-repository';
+import type { Transaction } from '../../domain/ports/transactor';
+import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
+import type { TenantScope } from '../../domain/shared/environment';
+import { authorizeRequest } from './authorize-request';
+import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
+import type { PaymentDeps } from './payment-deps';
+import { paymentEventToOutbox } from './payment-object';
+import { RoutingLease } from './routing-lease';
+import { RunRecorder } from './run-recorder';
+import { settleRunOutcome } from './run-outcome';
+
+export interface ConfirmCheckoutCommand {
+  /** The merchant's scope (server confirm), or the payment's own once its client secret was checked (browser). */
+  readonly scope: TenantScope;
+  readonly paymentId: string;
+  /** server: the merchant's POST /v1/payments/{id}/confirm; browser: the public route (client secret). */
+  readonly channel: 'server' | 'browser';
+  readonly card: {
+    readonly token: string;
+    readonly brand?: string;
+    readonly bin?: string;
+    readonly last4?: string;
+    readonly expMonth?: number;
+    readonly expYear?: number;
+    readonly holderName?: string;
+  };
+  /** Consent to keep the card: an approved token becomes a saved card of the payment's customer. */
+  readonly saveCard?: boolean;
+  readonly fraudAnalysis?: { readonly fingerprintSessionId: string };
+  readonly device?: { readonly userAgent?: string };
+}
+
+export class ConfirmCheckout {
+  private readonly runner: AuthorizationRun;
+  private readonly recorder: RunRecorder;
+
+  constructor(private readonly deps: PaymentDeps) {
+    this.runner = new AuthorizationRun(deps);
+    this.recorder = new RunRecorder(deps);
+  }
+
+  async execute(command: ConfirmCheckoutCommand): Promise<PaymentPrimitives> {
+    const { scope, paymentId } = command;
+    const found = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
+    if (!found) throw new NotFoundError('payment', paymentId);
+    await this.assertAwaitingCard(scope, found);
+    const p = found.view();
+    if (command.saveCard && !p.customerId) {
+      throw new DomainError('validation_failed', 'saveCard needs a payment created with customerId: the card is saved on that customer.', { param: 'body.saveCard' });
+    }
+    await this.deps.security?.checkCardPayment({ ...scope, clientIp: p.clientIp, deviceId: p.deviceId });
+    const [accounts, flow, customer] = await Promise.all([this.deps.connectors.accounts(scope), this.flowOf(scope, p.flowId), this.customerOf(scope, p.customerId)]);
+    const card: CardSummary = {
+      brand: command.card.brand ?? null,
+      bin: command.card.bin ?? null,
+      last4: command.card.last4 ?? null,
+      expMonth: command.card.expMonth ?? null,
+      expYear: command.card.expYear ?? null,
+      holderName: command.card.holderName ?? null,
+    };
+    const source = { token: command.card.token, isNetworkToken: false, card };
+
+    const taken = await this.deps.transactor.run(async (tx) => {
+      const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
+      if (!payment) throw new NotFoundError('payment', paymentId);
+      // Another request may have confirmed, voided or expired it since the first read.
+      const refusal = this.refusalOf(payment);
+      if (refusal) throw refusal;
+      const now = this.deps.clock.now();
+      payment.confirmCheckoutAttempt({ card, flowRun: newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null), now });
+      const graph = flow ? flow.graph : directRoutingGraph({ methodType: payment.view().methodType }, accounts);
+      const context = runContext(payment, graph, accounts, this.deps.random ?? Math.random);
+      const stepContext = { ...context, now, newAttemptId: () => this.deps.ids.next('att_') };
+      let first: FlowStepResult = stepFlowRun(stepContext, payment.view().flowRun!, { kind: 'start' });
+      // The server confirm cannot authenticate the cardholder: a three_ds node leaves by its unavailable exit.
+      while (command.channel === 'server' && first.action.kind === 'wait' && first.action.wait.kind === 'three_ds_result') {
+        first = stepFlowRun(stepContext, first.run, { kind: 'three_ds_result', result: 'unavailable' });
+      }
+      const request = withDevice(authorizeRequest(payment.view(), source, { customer, ...(command.fraudAnalysis ? { fraudAnalysis: command.fraudAnalysis } : {}) }), command.device);
+      let lease: RoutingLease | null = null;
+      if (first.action.kind === 'call_acquirer') {
+        payment.advanceRun(first.run, now);
+        const call = { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId };
+        lease = this.deps.recovery ? RoutingLease.forResume(this.deps, this.deps.recovery, paymentId, call) : null;
+        if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
+      } else {
+        settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
+        await this.recorder.parkIfWaiting(tx, payment, first.action, request);
+      }
+      await this.deps.payments.update(tx, payment);
+      const events = payment.pullEvents().map(paymentEventToOutbox);
+      if (events.length) await this.deps.outbox.append(tx, events);
+      return { payment, first, context, request, lease };
+    });
+
+    const { payment, first, context, request, lease } = taken;
+    if (first.action.kind !== 'call_acquirer') return payment.toPrimitives();
+    const call = { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId, startedAt: this.deps.clock.now().toISOString() };
+    const intents: AttemptIntents = lease ? lease.intents([call], { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
+    const driven = await this.runner.drive({ scope, request, card, context, from: first, intents });
+    if (driven.handedOver) {
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
+      return current!.toPrimitives();
+    }
+    const saveCard = command.saveCard ? (tx: Transaction, approved: Payment) => this.saveCard(tx, approved, source) : undefined;
+    const stored = await this.recorder.record(scope, payment, driven, request, lease, saveCard);
+    return stored.toPrimitives();
+  }
+
+  /** 404 for another tenant's payment; 409 once it no longer awaits a card; 410 (and canceled) once its deadline passed. */
+  private async assertAwaitingCard(scope: TenantScope, payment: Payment): Promise<void> {
+    const refusal = this.refusalOf(payment);
+    if (!refusal) return;
+    if (refusal.code === 'payment_expired' && payment.status === 'requires_payment_method') {
+      // Deadline passed but not yet canceled by the expiry job: this request cancels it (payment.canceled).
+      await this.deps.transactor.run(async (tx) => {
+        const locked = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
+        if (!locked || locked.status !== 'requires_payment_method') return;
+        locked.expireCheckout(this.deps.clock.now());
+        await this.deps.payments.update(tx, locked);
+        await this.deps.outbox.append(tx, locked.pullEvents().map(paymentEventToOutbox));
+      });
+    }
+    throw refusal;
+  }
+
+  private refusalOf(payment: Payment): DomainError | null {
+    const p = payment.view();
+    if (!p.checkout) return new DomainError('invalid_state', `Payment ${p.id} was not created for the transparent checkout: it takes no card confirmation.`);
+    const expired = (p.status === 'requires_payment_method' && isCheckoutExpired(p.checkout, this.deps.clock.now())) || (p.status === 'canceled' && p.checkout.endedBy === 'expired');
+    if (expired) return new DomainError('payment_expired', `The checkout deadline of payment ${p.id} passed at ${p.checkout.expiresAt}; the payment is canceled. Create a new payment.`);
+    if (p.status !== 'requires_payment_method') {
+      return new DomainError('invalid_state', `Payment ${p.id} no longer awaits a card (status ${p.status}).`);
+    }
+    return null;
+  }
+
+  private async saveCard(tx: Transaction, payment: Payment, source: { token: string; card: CardSummary }): Promise<void> {
+    const p = payment.view();
+    if ((p.status !== 'authorized' && p.status !== 'captured') || !p.customerId) return;
+    const method = SavedPaymentMethod.saveCard({
+      id: this.deps.ids.next('pm_'),
+      organizationId: p.organizationId,
+      environment: p.environment,
+      customerId: p.customerId,
+      card: source.card,
+      token: source.token,
+      connectorAccountId: p.connectorAccountId,
+      now: this.deps.clock.now(),
+    });
+    await this.deps.paymentMethods.insert(tx, method);
+  }
+
+  /** The flow the payment names, else the environment's active one; null: direct routing. */
+  private async flowOf(scope: TenantScope, flowId: string | null): Promise<PublishedFlow | null> {
+    if (!this.deps.flows) return null;
+    return this.deps.flows.forPayment(scope, flowId);
+  }
+
+  private async customerOf(scope: TenantScope, customerId: string | null): Promise<CustomerPrimitives | null> {
+    if (!customerId) return null;
+    return (await this.deps.transactor.read((tx) => this.deps.customers.find(tx, scope, customerId)))?.toPrimitives() ?? null;
+  }
+}
+
+/** The buyer's browser, as the confirmation describes it, for the acquirer's antifraud data. */
+function withDevice<R extends { fraudData?: object }>(request: R, device: ConfirmCheckoutCommand['device']): R {
+  if (!device?.userAgent) return request;
+  return { ...request, fraudData: { ...request.fraudData, clientUserAgent: device.userAgent } };
+}

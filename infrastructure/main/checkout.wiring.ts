@@ -1,0 +1,40 @@
+/**
+ * The transparent checkout's part of the payments module: the server and browser confirmations, the public routes,
+ * and the job that cancels checkouts whose deadline passed (every CHECKOUT_EXPIRY_SCAN_MS on each worker; the claim
+ * skips rows another worker holds, so a payment is canceled once however many workers run it).
+ */
+import { ConfirmCheckout } from '../../application/payments/confirm-checkout';
+import { ExpireCheckouts } from '../../application/payments/expire-checkouts';
+import type { PaymentDeps } from '../../application/payments/payment-deps';
+import { PublicCheckout } from '../../application/payments/public-checkout';
+import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
+import type { RouteDefinition } from '../../edge/http/route';
+import { checkoutRoutes } from '../../edge/routes/checkout.routes';
+import { SqlCheckoutPayments } from '../persistence/checkout-payments.repository';
+import type { Core } from './core';
+import { periodicWorker, type BackgroundWorker } from './module';
+
+export interface CheckoutParts {
+  readonly routes: readonly RouteDefinition[];
+  readonly workers: readonly BackgroundWorker[];
+  readonly checkoutExpiry: ExpireCheckouts;
+}
+
+export function checkoutParts(core: Core, deps: PaymentDeps & { readonly checkoutSecrets: CheckoutSecrets }, options: { expiryScanIntervalMs?: number } = {}): CheckoutParts {
+  const checkoutPayments = new SqlCheckoutPayments();
+  const merchantName = async (organizationId: string) =>
+    (await core.transactor.read((tx) => core.organizations.repository.findById(tx, organizationId)))?.name ?? null;
+  const expiry = new ExpireCheckouts(deps, checkoutPayments);
+  return {
+    routes: checkoutRoutes({
+      confirm: new ConfirmCheckout(deps),
+      publicCheckout: new PublicCheckout({ ...deps, checkoutPayments, merchantName }),
+      secrets: deps.checkoutSecrets,
+      merchantName,
+    }),
+    workers: [
+      periodicWorker('checkout-expiry', options.expiryScanIntervalMs ?? 30_000, () => expiry.run(), (error) => core.logger.error({ err: error }, 'checkout expiry failed')),
+    ],
+    checkoutExpiry: expiry,
+  };
+}
