@@ -11,7 +11,7 @@ import { priorityRouteGraph } from '../../domain/flow-run/direct-graph';
 import type { FlowRunState } from '../../domain/flow-run/flow-run';
 import { stepFlowRun, type FlowRunInput } from '../../domain/flow-run/flow-step';
 import type { FlowGraph } from '../../domain/flow/flow-graph';
-import type { FlowRunWait } from '../../domain/ports/flow-run-waits';
+import type { ClaimedFlowRunWait, FlowRunWait } from '../../domain/ports/flow-run-waits';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { AuthorizationRun, runContext } from './authorization-run';
@@ -84,7 +84,7 @@ export class ResumeFlowRun {
     const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId, startedAt: this.deps.clock.now().toISOString() };
     const intents = lease ? lease.intents([first], { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
     const source = request.source;
-    const card = { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null };
+    const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
     const driven = await this.runner.drive({ scope, request, card, context, from: step, intents });
     if (driven.handedOver) {
       const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
@@ -100,5 +100,43 @@ export class ResumeFlowRun {
     const graph = await this.deps.flows?.graphOf(scope, run.flow.flowId, run.flow.version);
     if (!graph) throw new Error(`flow ${run.flow.flowId} version ${run.flow.version} of a waiting run cannot be read`);
     return graph;
+  }
+}
+
+/**
+ * The worker side of waits that fall due: a delay's timer, or the deadline of an input that did not come (a 3DS
+ * result, a bank notice). Each due wait is claimed by one worker (lease) and resumes its run once, with timer_fired
+ * or expired; a wait the run has left meanwhile is skipped.
+ */
+export class FireDueFlowRunWaits {
+  constructor(
+    private readonly deps: PaymentDeps,
+    private readonly resume: ResumeFlowRun,
+    /** How long a claim keeps other workers off a wait: above the connector deadline, as a resumption may call. */
+    private readonly leaseMs: number,
+  ) {}
+
+  async claim(limit: number): Promise<ClaimedFlowRunWait[]> {
+    const waits = this.deps.waits;
+    if (!waits) return [];
+    const now = this.deps.clock.now();
+    const leaseOwner = this.deps.ids.next('frw_');
+    return this.deps.transactor.run((tx) => waits.claimDue(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.leaseMs), limit }));
+  }
+
+  /** True when this call resumed the run; false when the run had already left the wait. */
+  async fire(wait: ClaimedFlowRunWait): Promise<boolean> {
+    try {
+      await this.resume.execute({
+        scope: wait.scope,
+        paymentId: wait.paymentId,
+        input: wait.kind === 'timer' ? { kind: 'timer_fired' } : { kind: 'expired' },
+        expectedWait: { kind: wait.kind, nodeId: wait.nodeId },
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'invalid_state') return false;
+      throw error;
+    }
   }
 }

@@ -18,6 +18,7 @@ import { PaymentSummary } from '../../application/payments/payment-summary';
 import { RefundPayment } from '../../application/payments/refund-payment';
 import { ReconcileUnknownAttempts } from '../../application/payments/reconcile-unknown-attempts';
 import { RecoverStuckPayments } from '../../application/payments/recover-stuck-payments';
+import { FireDueFlowRunWaits, ResumeFlowRun } from '../../application/payments/resume-flow-run';
 import { SettlePendingOperations } from '../../application/payments/settle-pending-operations';
 import { ResolveFraudDecision } from '../../application/payments/resolve-fraud-decision';
 import { VoidPayment } from '../../application/payments/void-payment';
@@ -30,12 +31,14 @@ import { recipientRoutes } from '../../edge/routes/recipients.routes';
 import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodRepository } from '../persistence/customer.repository';
 import { SqlPaymentQueries } from '../persistence/payment.queries';
 import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.repository';
+import { SqlFlowRunWaitRepository } from '../persistence/flow-run-wait.repository';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { Core } from './core';
 import { periodicWorker, type BackgroundWorker, type BuiltModule, type ModuleDefinition } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 import { taskPoolWorker } from './task-pool-worker';
+import { PngQrCodeRenderer } from '../rendering/png-qr-code-renderer';
 import { checkoutParts } from './checkout.wiring';
 import { SealedCheckoutSecrets } from '../crypto/checkout-client-secrets';
 import { credentialsCipher } from './credentials-cipher';
@@ -83,6 +86,10 @@ export interface PaymentsServices {
   readonly paymentRecovery: RecoverStuckPayments;
   readonly attemptReconciliation: ReconcileUnknownAttempts;
   readonly operationSettlement: SettlePendingOperations;
+  /** Resumes waiting flow runs (every asynchronous input goes through it). */
+  readonly flowRuns: ResumeFlowRun;
+  /** The worker's task: waits due (timers, deadlines), claimed once across workers. */
+  readonly flowRunWaits: FireDueFlowRunWaits;
   /** The checkout expiry job (tests run it by hand to race two workers). */
   readonly checkoutExpiry: ExpireCheckouts;
 }
@@ -109,6 +116,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       ...(flows ? { flows } : {}),
       recordCall: (tx, scope, accountId, call) => connectorAccounts.recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
+      waits: new SqlFlowRunWaitRepository(),
+      qrCodes: new PngQrCodeRenderer(),
       checkoutSecrets: new SealedCheckoutSecrets(credentialsCipher(core.config)),
     };
     const customers = new ManageCustomers(deps);
@@ -119,6 +128,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       core.logger.error({ err: error }, 'authorization expiry scan failed'),
     );
     const recoverStuck = new RecoverStuckPayments(deps, deps.recovery!);
+    const flowRuns = new ResumeFlowRun(deps);
+    const dueWaits = new FireDueFlowRunWaits(deps, flowRuns, deps.recovery!.graceMs);
     const reconcile = new ReconcileUnknownAttempts(deps, deps.recovery!);
     const settle = new SettlePendingOperations(deps);
     // Three independent workers, each with a bounded number of tasks in flight: a call to a stalled acquirer holds
@@ -149,6 +160,14 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         work: (operation) => settle.settle(operation),
         keyOf: (operation) => `${operation.paymentId}:${operation.intent.operationId}`,
         onError: (error) => core.logger.error({ err: error }, 'pending operation settlement failed'),
+      }),
+      taskPoolWorker({
+        name: 'flow-run-waits',
+        ...pool,
+        claim: (limit) => dueWaits.claim(limit),
+        work: (wait) => dueWaits.fire(wait),
+        keyOf: (wait) => wait.paymentId,
+        onError: (error) => core.logger.error({ err: error }, 'resuming a flow run whose wait fell due failed'),
       }),
     ];
     const notificationsPort = options.coreNotificationsPort ?? core.config.coreNotificationsPort ?? undefined;
@@ -182,6 +201,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         paymentRecovery: recoverStuck,
         attemptReconciliation: reconcile,
         operationSettlement: settle,
+        flowRuns,
+        flowRunWaits: dueWaits,
         checkoutExpiry: checkout.checkoutExpiry,
       },
       routes: [
