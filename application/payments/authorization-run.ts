@@ -16,7 +16,9 @@ import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
+import type { BankCharge } from '../../domain/payment/bank-charge';
 import { requestForAccount } from './authorize-request';
+import { issueBankCharge, type IssuedCharge } from './bank-charge-call';
 import { NOT_SENT, callFailureOf, technicalAttempt } from './payment-attempts';
 import type { PaymentDeps } from './payment-deps';
 
@@ -24,7 +26,9 @@ import type { PaymentDeps } from './payment-deps';
 export type AcquirerDecision =
   | { readonly kind: 'approved'; readonly account: PaymentConnectorAccount; readonly output: Extract<AuthorizeOutput, { status: 'approved' }> }
   | { readonly kind: 'declined'; readonly account: PaymentConnectorAccount; readonly rawCode: string; readonly fraudAnalysis?: AcquirerFraudAnalysis }
-  | { readonly kind: 'authentication_required'; readonly account: PaymentConnectorAccount };
+  | { readonly kind: 'authentication_required'; readonly account: PaymentConnectorAccount }
+  /** Pix or boleto: the charge was issued; the run waits for the bank. */
+  | { readonly kind: 'charge_issued'; readonly account: PaymentConnectorAccount; readonly acquirerPaymentId: string; readonly charge: BankCharge };
 
 export interface CallFailureNote {
   readonly account: { readonly id: string; readonly name: string };
@@ -36,6 +40,8 @@ interface CallResult {
   readonly outcome: AcquirerCallOutcome;
   readonly decision?: AcquirerDecision;
   readonly failure?: CallFailureNote;
+  /** pending_payment: when the issued charge lapses. */
+  readonly expiresAt?: string;
 }
 
 /** Where a run's attempt ids come from, and how each is made durable before its call. */
@@ -92,7 +98,13 @@ export class AuthorizationRun {
       step = stepFlowRun(
         { ...input.context, now: this.deps.clock.now(), newAttemptId: (account) => input.intents.idFor(account) },
         step.run,
-        { kind: 'acquirer_outcome', attemptId, outcome: result.outcome, ...(result.failure ? { message: result.failure.message } : {}) },
+        {
+          kind: 'acquirer_outcome',
+          attemptId,
+          outcome: result.outcome,
+          ...(result.failure ? { message: result.failure.message } : {}),
+          ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+        },
       );
     }
     return { step, attempts, decision, lastFailure, handedOver: false };
@@ -122,7 +134,10 @@ export class AuthorizationRun {
     const started = this.deps.clock.now();
     let output: AuthorizeOutput;
     try {
-      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account) });
+      // The method's acquirer call (domain/payment/methods): a Pix or boleto request carries its charge's options.
+      if (request.bankCharge) return this.chargeResult(attemptId, account, started, await issueBankCharge(gateway, credentials, attemptId, request, request.bankCharge, this.deps.qrCodes));
+      if (!request.source) throw new Error(`payment ${request.paymentId} has neither a card nor a bank charge to send`);
+      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account), source: request.source });
     } catch (error) {
       const latencyMs = this.deps.clock.now().getTime() - started.getTime();
       const message = error instanceof Error ? error.message : String(error);
@@ -153,6 +168,25 @@ export class AuthorizationRun {
       attempt: { ...base, rawCode: output.rawCode || null, classification: 'AUTHENTICATION_REQUIRED', outcome: 'declined', message: output.message || null },
       outcome: 'authentication_required',
       decision: { kind: 'authentication_required', account },
+    };
+  }
+
+  /** A Pix or boleto issue as the run's input: pending_payment until its expiry, or a refusal the next account may not repeat. */
+  private chargeResult(attemptId: string, account: PaymentConnectorAccount, started: Date, issued: IssuedCharge): CallResult {
+    const latencyMs = this.deps.clock.now().getTime() - started.getTime();
+    const base = { id: attemptId, connectorAccountId: account.id, connectorSlug: account.connectorSlug, latencyMs, startedAt: started.toISOString() };
+    if (issued.kind === 'refused') {
+      return {
+        attempt: { ...base, rawCode: issued.rawCode, classification: 'PROCESSING_ERROR', outcome: 'technical_failure', message: issued.message },
+        outcome: 'technical_failure',
+        failure: { account: { id: account.id, name: account.name }, message: issued.message },
+      };
+    }
+    return {
+      attempt: { ...base, rawCode: null, classification: 'CHARGE_ISSUED', outcome: 'approved', message: null },
+      outcome: 'pending_payment',
+      decision: { kind: 'charge_issued', account, acquirerPaymentId: issued.acquirerPaymentId, charge: issued.charge },
+      expiresAt: issued.charge.expiresAt,
     };
   }
 }

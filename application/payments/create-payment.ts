@@ -17,6 +17,7 @@ import { RunRecorder } from './run-recorder';
 import { RoutingLease } from './routing-lease';
 import { merchantPaymentObject, paymentEventToOutbox, paymentObject, revealWith, type PaymentObject } from './payment-object';
 import { settleRunOutcome } from './run-outcome';
+import { CreateBankChargePayment } from './create-bank-charge-payment';
 import { OpenCheckout } from './open-checkout';
 
 export interface CreateCardPaymentCommand {
@@ -139,11 +140,13 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
 export class CreatePayment {
   private readonly runner: AuthorizationRun;
   private readonly recorder: RunRecorder;
+  private readonly bankCharges: CreateBankChargePayment;
   private readonly checkout: OpenCheckout;
 
   constructor(private readonly deps: PaymentDeps) {
     this.runner = new AuthorizationRun(deps);
     this.recorder = new RunRecorder(deps);
+    this.bankCharges = new CreateBankChargePayment(deps);
     this.checkout = new OpenCheckout(deps);
   }
 
@@ -155,6 +158,14 @@ export class CreatePayment {
     // the payment, it is answered as it is now (recovery finishes its routing), never created and charged again.
     const earlier = command.idempotencyKey ? await this.paymentOfKey(scope, command.idempotencyKey) : null;
     if (earlier) return merchantPaymentObject(earlier.toPrimitives(), revealWith(this.deps.checkoutSecrets));
+    // Pix and boleto: a charge issued at the bank for the payer (create-bank-charge-payment.ts).
+    if (command.methodType === 'pix' || command.methodType === 'boleto') {
+      const { card, paymentMethodId, currency, ...rest } = command;
+      return this.bankCharges.execute(
+        { ...rest, methodType: command.methodType, hasCard: card !== undefined, hasPaymentMethodId: paymentMethodId !== undefined, ...(currency ? { currency } : {}) },
+        await this.publishedFlow(command),
+      );
+    }
     // The shares' own rules first (pure); whether their recipients exist is read with the charge source.
     const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
     // Without a card the buyer's browser brings one: the transparent checkout (open-checkout.ts).
@@ -317,9 +328,7 @@ export class CreatePayment {
       hasBoletoOptions: command.boleto !== undefined,
     });
     // 'checkout' never reaches here: execute hands those requests to OpenCheckout first.
-    if (start === 'issue_charge') {
-      throw new DomainError('unsupported_payment_method', `${methodType} payments are not issued by this installation yet; use card.`, { param: 'body.methodType' });
-    }
+    // 'issue_charge' (pix, boleto) never reaches here either: execute hands those to CreateBankChargePayment.
   }
 
   /**

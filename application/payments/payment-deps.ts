@@ -44,6 +44,8 @@ export interface PaymentDeps {
   readonly waits?: import('../../domain/ports/flow-run-waits').FlowRunWaitRepository;
   /** Client secrets of transparent checkout payments; absent: the transparent checkout is not offered. */
   readonly checkoutSecrets?: import('../../domain/ports/checkout-secrets').CheckoutSecrets;
+  /** Draws a Pix charge's QR code (nextAction.qrCodeImage); absent: qrCodeImage is null. */
+  readonly qrCodes?: import('../../domain/ports/qr-code-renderer').QrCodeRenderer;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
 }

@@ -2,6 +2,7 @@ import type { AntifraudAssessment } from '../../domain/payment/antifraud-assessm
 import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
 import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
 import type { NewEvent } from '../../domain/ports/event-outbox';
+import { bankChargeAction } from './bank-charge-action';
 import { publicCheckout, type CheckoutState } from '../../domain/payment/payment-checkout';
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
@@ -47,7 +48,7 @@ export function paymentObject(p: PaymentPrimitives) {
     refundedAmount: p.refundedAmount,
     refundStatus: p.refundStatus,
     clientSecret: null as string | null,
-    nextAction: null,
+    nextAction: bankChargeAction(p),
     actionExpiresAt: p.checkout?.expiresAt ?? null,
     checkout: p.checkout ? publicCheckout(p.checkout) : null,
     decline: p.decline,

@@ -1,6 +1,7 @@
 import type { AttemptReconciliation, AttemptReconciliationStatus } from '../../domain/payment/payment';
 import { requestForAccount } from './authorize-request';
-import type { AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway, AuthorizeOutput, OperationOutput } from '../../domain/ports/acquirer-gateway';
+import type { ConnectorCredentials } from '../../domain/ports/connector-description';
 import type { ReconciliationTask } from '../../domain/ports/payment-recovery';
 import { isConnectorFailure } from '../../domain/shared/connector-failure';
 import { countDone } from '../shared/count-done';
@@ -95,10 +96,12 @@ export class ReconcileUnknownAttempts {
     const opened = await this.deps.connectors.open(task.scope, task.connectorAccountId).catch(() => null);
     if (!opened) return { status: 'pending', message: `connector account ${task.connectorAccountId} is not available` };
     const { account, gateway, credentials } = opened;
+    const source = task.request.source;
+    if (!source) return this.resolveBankCharge(task, gateway, credentials);
     let answer: AuthorizeOutput;
     try {
       // The same request as the attempt it re-sends (same key): the account's antifraud setting included.
-      answer = await gateway.authorize({ credentials, idempotencyKey: task.attemptId, ...requestForAccount(task.request, account) });
+      answer = await gateway.authorize({ credentials, idempotencyKey: task.attemptId, ...requestForAccount(task.request, account), source });
     } catch (error) {
       return { status: 'pending', message: noAnswer(error) };
     }
@@ -126,6 +129,34 @@ export class ReconcileUnknownAttempts {
       reversed: true,
     };
   }
+
+  /**
+   * A Pix charge or boleto whose creation got no answer: the payment went on without it, so a charge the bank did
+   * issue is removed before anyone pays it (a payer never saw its code). Paid anyway: left for a person to return.
+   */
+  private async resolveBankCharge(task: ReconciliationTask, gateway: AcquirerGateway, credentials: ConnectorCredentials): Promise<ReconciliationOutcome> {
+    try {
+      const found = await gateway.queryCharge({ credentials, idempotencyKey: task.attemptId });
+      if (found.status === 'not_found') return { status: 'not_authorized', message: 'The bank issued no charge for this attempt.' };
+      const acquirerPaymentId = found.references?.acquirerPaymentId ?? '';
+      if (found.status === 'paid') return { status: 'reversal_refused', acquirerPaymentId, message: 'The charge issued by the timed-out attempt was paid; return the money to the payer.' };
+      if (found.status !== 'awaiting_payment') return { status: 'not_authorized', acquirerPaymentId, message: `The charge is ${found.status}; nothing to remove.` };
+      const removed = await gateway.cancelCharge({ credentials, idempotencyKey: task.reversalKey, acquirerPaymentId });
+      if (removed.status === 'paid') return { status: 'reversal_refused', acquirerPaymentId, message: 'The charge was paid before it could be removed; return the money to the payer.' };
+      return { status: 'voided', acquirerPaymentId, message: 'The charge issued by the timed-out attempt was removed at the bank.', reversed: true };
+    } catch (error) {
+      return { status: 'pending', message: noAnswer(error) };
+    }
+  }
+}
+
+interface ReconciliationOutcome {
+  status: AttemptReconciliationStatus;
+  acquirerPaymentId?: string;
+  amount?: number;
+  rawCode?: string;
+  message?: string;
+  reversed?: boolean;
 }
 
 function noAnswer(error: unknown): string {

@@ -72,7 +72,7 @@ export class RecoverStuckPayments {
     const { context, from } = await this.resumePoint(scope, payment, routing, accounts);
     const intents = lease.intents(routing.intents, { extendForSaved: true });
     const source = routing.request.source;
-    const card = { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null };
+    const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
     const driven = await this.runner.drive({ scope, request: routing.request, card, context, from, intents });
     if (driven.handedOver) return 'lost_lease';
     // Sent by the dead process after a failure that a re-send has now turned into a decision: their outcome is
@@ -128,7 +128,7 @@ export class RecoverStuckPayments {
   private async afterOutcome(scope: TenantScope, routing: InFlightRouting, card: CardSummary | null, decision: AcquirerDecision | null): Promise<void> {
     try {
       if (this.deps.security && (decision?.kind === 'approved' || decision?.kind === 'declined')) {
-        const fingerprint = card?.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : routing.request.source.token;
+        const fingerprint = card?.last4 ? `${card.bin ?? ''}:${card.last4}:${card.expMonth ?? ''}/${card.expYear ?? ''}` : (routing.request.source?.token ?? routing.paymentId);
         const fraud = routing.request.fraudData ?? {};
         await this.deps.security.recordCardOutcome({ ...scope, clientIp: fraud.clientIp ?? null, deviceId: fraud.deviceId ?? null, cardFingerprint: fingerprint, declined: decision.kind === 'declined' });
       }

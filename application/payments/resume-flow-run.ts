@@ -121,7 +121,9 @@ export class FireDueFlowRunWaits {
     if (!waits) return [];
     const now = this.deps.clock.now();
     const leaseOwner = this.deps.ids.next('frw_');
-    return this.deps.transactor.run((tx) => waits.claimDue(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.leaseMs), limit }));
+    // A bank_notice wait falls due to be polled, not to expire: CheckBankCharges claims those (check-bank-charges.ts).
+    const kinds = ['timer', 'three_ds_result', 'review_decision'] as const;
+    return this.deps.transactor.run((tx) => waits.claimDue(tx, { now, leaseOwner, leaseUntil: new Date(now.getTime() + this.leaseMs), limit, kinds }));
   }
 
   /** True when this call resumed the run; false when the run had already left the wait. */

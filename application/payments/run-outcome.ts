@@ -24,8 +24,22 @@ export function settleRunOutcome(payment: Payment, driven: Pick<DrivenRun, 'step
   if (analysis && decision) {
     payment.registerAntifraudAssessment({ id: options.newAssessmentId(), origin: 'acquirer', ...analysis, connectorAccountId: decision.account.id, now });
   }
+  if (step.action.kind === 'wait' && step.action.wait.kind === 'bank_notice' && decision?.kind === 'charge_issued') {
+    payment.issueBankCharge({
+      charge: decision.charge,
+      connectorAccountId: decision.account.id,
+      connectorSlug: decision.account.connectorSlug,
+      acquirerPaymentId: decision.acquirerPaymentId,
+      now,
+    });
+  }
   if (step.action.kind !== 'end') return;
   const outcome = step.action.outcome;
+  // Pix or boleto: the run left its bank_notice wait by the bank's confirmation (approved exit) or the charge lapsed.
+  if (payment.status === 'requires_action' && payment.view().bankCharge) {
+    if (outcome.result === 'approved') return payment.confirmBankPayment({ paidAmount: payment.amount, now });
+    if (outcome.result === 'canceled') return payment.expireBankCharge({ now });
+  }
   if (outcome.result === 'approved' && decision?.kind === 'approved') {
     const r = decision.output.references;
     payment.approve({

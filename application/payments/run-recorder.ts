@@ -4,6 +4,7 @@
  * wait with the request it will send when it goes on. Shared by creation and every resumption.
  */
 import type { Payment } from '../../domain/payment/payment';
+import { nextBankPollAt } from '../../domain/payment/bank-charge-polling';
 import type { FlowAction } from '../../domain/flow-run/flow-step';
 import type { FlowRunWait } from '../../domain/ports/flow-run-waits';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
@@ -20,7 +21,15 @@ import { settleRunOutcome } from './run-outcome';
 export function waitOf(payment: Payment, action: FlowAction, request: AuthorizeRequest): FlowRunWait | null {
   if (action.kind !== 'wait' || action.wait.kind === 'acquirer_outcome') return null;
   const wait = action.wait;
-  const due = wait.kind === 'timer' ? wait.dueAt : wait.kind === 'review_decision' ? null : wait.expiresAt;
+  // A bank notice may never come (lost on the way): its wait falls due at the first poll of the bank, not its expiry.
+  const due =
+    wait.kind === 'timer'
+      ? wait.dueAt
+      : wait.kind === 'review_decision'
+        ? null
+        : wait.kind === 'bank_notice'
+          ? nextBankPollAt({ since: new Date(wait.since), now: new Date(wait.since), expiresAt: wait.expiresAt ? new Date(wait.expiresAt) : null }).toISOString()
+          : wait.expiresAt;
   const p = payment.view();
   return {
     paymentId: p.id,

@@ -21,6 +21,10 @@ export const SUPPORTED_CAPABILITIES = [
   'antifraud',
   /** The transparent checkout: the buyer's card tokenized in the browser (sandbox vault), then confirmed. */
   'browser_tokenization',
+  /** Pix charges (BR Code), captured when the bank confirms them (docs/pix-boleto.md). */
+  'pix',
+  /** Boletos, captured when the bank confirms them (docs/pix-boleto.md). */
+  'boleto',
 ] as const;
 
 export type SupportedCapability = (typeof SUPPORTED_CAPABILITIES)[number];

@@ -36,7 +36,14 @@ export type AcquirerCallOutcome = 'approved' | 'declined' | 'technical_failure' 
 
 export type FlowRunInput =
   | { readonly kind: 'start' }
-  | { readonly kind: 'acquirer_outcome'; readonly attemptId: string; readonly outcome: AcquirerCallOutcome; readonly message?: string }
+  | {
+      readonly kind: 'acquirer_outcome';
+      readonly attemptId: string;
+      readonly outcome: AcquirerCallOutcome;
+      readonly message?: string;
+      /** pending_payment: when the issued charge lapses (the bank_notice wait's deadline). */
+      readonly expiresAt?: string | null;
+    }
   | { readonly kind: 'three_ds_result'; readonly result: 'authenticated' | 'failed' | 'unavailable' }
   | { readonly kind: 'review_decision'; readonly decision: 'approved' | 'declined' }
   | { readonly kind: 'bank_notice'; readonly status: 'paid' | 'expired' }
@@ -251,7 +258,7 @@ class RunWalker {
         return this.leaveRouting(node, 'declined');
       case 'pending_payment':
         // Pix and boleto: the charge is issued; the bank's confirmation is the answer the node waits for.
-        return this.wait({ kind: 'bank_notice', nodeId: node.id, accountId: wait.accountId, attemptId: wait.attemptId, since: this.at, expiresAt: null });
+        return this.wait({ kind: 'bank_notice', nodeId: node.id, accountId: wait.accountId, attemptId: wait.attemptId, since: this.at, expiresAt: input.expiresAt ?? null });
       case 'authentication_required':
         this.record(node, 'declined', this.route?.since ?? wait.since, { calls: this.route?.calls ?? [], note: 'the issuer requires 3DS authentication' });
         return this.end({

@@ -13,6 +13,7 @@ import {
   type CardSummary,
   type Currency,
   type Initiator,
+  type MethodType,
   type MitType,
   type PaymentFlowRun,
   type PaymentPrimitives,
@@ -26,11 +27,12 @@ export interface CreateCardPaymentInput {
   environment: Environment;
   amount: number;
   currency?: Currency;
-  methodType?: 'card';
+  methodType?: MethodType;
   captureMethod?: CaptureMethod;
   customerId?: string | null;
   paymentMethodId?: string | null;
-  card: CardSummary;
+  /** null: a Pix or boleto payment. */
+  card: CardSummary | null;
   installments?: number;
   initiator?: Initiator;
   mitType?: MitType | null;
@@ -84,7 +86,7 @@ export function newCardPaymentState(input: CreateCardPaymentInput): PaymentPrimi
     antifraud: [],
     customerId: input.customerId ?? null,
     paymentMethodId: input.paymentMethodId ?? null,
-    card: clone(input.card),
+    card: input.card ? clone(input.card) : null,
     acquirer: emptyReferences(),
     connectorAccountId: null,
     connectorSlug: null,

@@ -12,6 +12,7 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.partially_refunded',
   'payment.fraud_review_resolved',
   'payment.authorization_expiring',
+  'payment.late_payment_received',
   'antifraud.assessment_completed',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];

@@ -7,6 +7,7 @@ import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decl
 import type { PaymentStatus } from './payment.transitions';
 import type { FlowRunState } from '../flow-run/flow-run';
 import type { AntifraudAssessment } from './antifraud-assessment';
+import type { BankCharge, LatePayment } from './bank-charge';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -229,6 +230,10 @@ export interface PaymentPrimitives {
    * Null only for payments stored before runs were recorded.
    */
   flowRun: PaymentFlowRun | null;
+  /** Pix or boleto: the charge issued at the bank (absent on card payments and before it is issued). */
+  bankCharge?: BankCharge | null;
+  /** Pix or boleto: money the bank reported paid after the payment was voided or expired (absent: none). */
+  latePayment?: LatePayment | null;
   authorizationExpiresAt: string | null;
   expiryAction: ExpiryAction | null;
   /** When payment.authorization_expiring was emitted (once per authorization). */

@@ -83,6 +83,8 @@ export const PAYMENT_TRANSITIONS = {
     decline_retryable: 'requires_payment_method',
     fail: 'failed',
     require_three_ds: 'requires_action',
+    // pix or boleto: the charge was issued at the bank (the payment is saved processing before the call)
+    issue_bank_charge: 'requires_action',
     review_approve: 'processing',
     review_decline: 'processing',
   },

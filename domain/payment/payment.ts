@@ -13,6 +13,7 @@ import * as operations from './payment-operations';
 import * as expiry from './payment-expiry';
 import * as fraudReview from './payment-fraud-review';
 import * as checkout from './payment-checkout';
+import * as bankCharge from './payment-bank-charge';
 
 // The aggregate's vocabulary, importable from here as before the aggregate was split by concern.
 export { CURRENCIES, MAX_PAYMENT_AMOUNT, METHOD_TYPES, MIT_TYPES, isOutcomeUnknown } from './payment.primitives';
@@ -44,6 +45,7 @@ export type {
 export { classifiedDecline } from './payment-authorization';
 export { EXPIRY_NOTICE_MS, authorizationCaptureDeadline } from './payment-expiry';
 export type { CreateCardPaymentInput } from './payment-creation';
+export type { BankCharge, BoletoCharge, LatePayment, PixCharge } from './bank-charge';
 
 const clone = cloneJson;
 
@@ -236,6 +238,28 @@ export class Payment {
   /** Registers an antifraud analysis and emits antifraud.assessment_completed for it; not a change of state. */
   registerAntifraudAssessment(input: fraudReview.AntifraudAssessmentInput): void {
     fraudReview.registerAntifraudAssessment(this.internals, input);
+  }
+
+  // ---- Pix and boleto (payment-bank-charge.ts) ---------------------------------------------------------------
+
+  /** The charge was issued at the bank: requires_action with the charge as nextAction. */
+  issueBankCharge(input: bankCharge.IssueBankChargeInput): void {
+    bankCharge.issueBankCharge(this.internals, input);
+  }
+
+  /** The bank confirmed the payment: captured, payment.captured. */
+  confirmBankPayment(input: { readonly paidAmount: number; readonly now: Date }): void {
+    bankCharge.confirmBankPayment(this.internals, input);
+  }
+
+  /** The charge lapsed unpaid: canceled, payment.canceled. */
+  expireBankCharge(input: { readonly now: Date }): void {
+    bankCharge.expireBankCharge(this.internals, input);
+  }
+
+  /** Money the bank reported after the payment ended unpaid; false when already recorded (or not canceled). */
+  recordLatePayment(input: { readonly amount: number; readonly paidAt: string | null; readonly now: Date }): boolean {
+    return bankCharge.recordLatePayment(this.internals, input);
   }
 
   // ---- queries ------------------------------------------------------------------------------------------------

@@ -30,6 +30,12 @@ export interface FlowRunWaitRepository {
   find(tx: Transaction, scope: TenantScope, paymentId: string, options?: { forUpdate?: boolean }): Promise<FlowRunWait | null>;
   /** Ends the wait, in the transaction that resumes the run. */
   release(tx: Transaction, paymentId: string): Promise<void>;
-  /** Waits due at `now` not leased by another worker (SKIP LOCKED), oldest due first, leased to `leaseOwner`. */
-  claimDue(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number }): Promise<ClaimedFlowRunWait[]>;
+  /**
+   * Waits due at `now` not leased by another worker (SKIP LOCKED), oldest due first, leased to `leaseOwner`; only of
+   * `kinds` when given. A bank_notice wait falls due to be polled (the bank asked whether the charge was paid), not to
+   * expire: the bank-charge poller claims those (kinds ['bank_notice']) and a worker firing deadlines leaves them out.
+   */
+  claimDue(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number; kinds?: readonly FlowRunWait['kind'][] }): Promise<ClaimedFlowRunWait[]>;
+  /** Puts a claimed wait off until `dueAt` and frees its lease, if `leaseOwner` still holds it (false: it does not). */
+  postpone(tx: Transaction, input: { paymentId: string; leaseOwner: string; dueAt: Date; now: Date }): Promise<boolean>;
 }

@@ -3,8 +3,28 @@ import type { AuthorizeInput } from './acquirer-gateway';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
 
-/** Authorize as sent for a payment, minus the per-attempt parts (credentials and idempotency key). */
-export type AuthorizeRequest = Omit<AuthorizeInput, 'credentials' | 'idempotencyKey'>;
+/** What a Pix charge or a boleto is issued with (the body's pix / boleto options, defaults applied). */
+export type BankChargeOptions =
+  | { readonly methodType: 'pix'; readonly expiresInSeconds: number }
+  | {
+      readonly methodType: 'boleto';
+      /** YYYY-MM-DD. */
+      readonly dueDate: string;
+      readonly daysAfterDue: number;
+      readonly instructions?: string;
+      readonly fineBps: number;
+      readonly interestMonthlyBps: number;
+    };
+
+/**
+ * Authorize as sent for a payment, minus the per-attempt parts (credentials and idempotency key). A Pix or boleto
+ * payment has no card (no source) and carries its charge's options instead: the executor issues the charge.
+ */
+// threeDs is left out: a 3DS authentication (CAVV, XID) goes to the acquirer in memory and is never saved with a request.
+export type AuthorizeRequest = Omit<AuthorizeInput, 'credentials' | 'idempotencyKey' | 'source' | 'threeDs'> & {
+  readonly source?: AuthorizeInput['source'];
+  readonly bankCharge?: BankChargeOptions;
+};
 
 /** An attempt about to be sent: written before the connector call, so a crash leaves its idempotency key behind. */
 export interface AttemptIntent {

@@ -43,6 +43,7 @@ export const EVENT_TYPE_GROUPS: readonly EventTypeGroup[] = [
       e('payment.partially_refunded', 'Partially refunded.'),
       e('payment.authorization_expiring', 'Pre-authorization near the end of its capture deadline.'),
       e('payment.fraud_review_resolved', 'Acquirer fraud review ended.'),
+      e('payment.late_payment_received', 'Pix or boleto: the bank reports paid a charge of a payment already voided or expired; the status stays canceled, return or honour the money.'),
       e('payment.attempt.created', 'A payment attempt was created (subscribable, not emitted in this version).', false),
     ],
   },

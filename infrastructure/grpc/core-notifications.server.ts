@@ -10,16 +10,24 @@ import { startGrpcServer, unaryHandler, type RunningGrpcServer } from './grpc-se
 
 export interface CoreNotificationHandlers {
   onFraudDecision(report: FraudDecisionReport): Promise<FraudDecisionResult>;
+  /** A Pix or boleto charge changed at the bank (a hint: checked by QueryCharge); false: no payment made that charge. */
+  onChargeOutcome?(report: { readonly attemptId: string }): Promise<boolean>;
 }
 
 /**
- * The core's side of core.v1.CoreNotifications. Fraud decisions resolve the payment's review; charge outcomes
- * (Pix, boleto) are not handled by this installation's payments capability yet and are answered accepted=false
- * so the adapter keeps the outcome for a later query.
+ * The core's side of core.v1.CoreNotifications. Fraud decisions resolve the payment's review; a charge outcome (Pix,
+ * boleto) is a hint: accepted once its payment is found, then checked with the bank (QueryCharge) before anything
+ * changes. Without a handler it is answered accepted=false, so the adapter keeps the outcome for a later query.
  */
 export function coreNotificationsImplementation(handlers: CoreNotificationHandlers): CoreNotificationsServer {
   return {
-    reportChargeOutcome: unaryHandler(async () => ({ accepted: false })),
+    reportChargeOutcome: unaryHandler(async (request) => {
+      if (!handlers.onChargeOutcome) return { accepted: false };
+      if (!request.idempotencyKey) throw grpcError(status.INVALID_ARGUMENT, 'idempotency_key (the attempt id that created the charge) is required');
+      const found = await handlers.onChargeOutcome({ attemptId: request.idempotencyKey });
+      if (!found) throw grpcError(status.NOT_FOUND, 'No payment made a charge with this idempotency key');
+      return { accepted: true };
+    }),
     reportFraudDecision: unaryHandler(async (request) => {
       const decision =
         request.decision === ReportFraudDecisionRequest_Decision.ACCEPTED

@@ -39,6 +39,8 @@ import { periodicWorker, type BackgroundWorker, type BuiltModule, type ModuleDef
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 import { taskPoolWorker } from './task-pool-worker';
 import { PngQrCodeRenderer } from '../rendering/png-qr-code-renderer';
+import { bankChargeParts } from './bank-charges.wiring';
+import type { CheckBankCharges } from '../../application/payments/check-bank-charges';
 import { checkoutParts } from './checkout.wiring';
 import { SealedCheckoutSecrets } from '../crypto/checkout-client-secrets';
 import { credentialsCipher } from './credentials-cipher';
@@ -90,6 +92,8 @@ export interface PaymentsServices {
   readonly flowRuns: ResumeFlowRun;
   /** The worker's task: waits due (timers, deadlines), claimed once across workers. */
   readonly flowRunWaits: FireDueFlowRunWaits;
+  /** Pix and boleto: open charges checked with the bank (a due poll, a notice); tests play the poller with it. */
+  readonly bankCharges: CheckBankCharges;
   /** The checkout expiry job (tests run it by hand to race two workers). */
   readonly checkoutExpiry: ExpireCheckouts;
 }
@@ -175,13 +179,14 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
     // with them the server is always served, on a free loopback port unless a port is configured.
     const lateBound = core.adapters.filter((a) => a.setCoreNotificationsAddress);
     const checkout = checkoutParts(core, { ...deps, checkoutSecrets: deps.checkoutSecrets! });
-    const workers: BackgroundWorker[] = [expiryWorker, ...recoveryWorkers, ...checkout.workers];
+    const bankCharges = bankChargeParts(core, deps, connectorAccounts, pool);
+    const workers: BackgroundWorker[] = [expiryWorker, ...recoveryWorkers, ...checkout.workers, ...bankCharges.workers];
     if (notificationsPort !== undefined || lateBound.length > 0) {
       workers.push({
         name: 'core-notifications',
         async start() {
           const server = await startCoreNotificationsServer(
-            { onFraudDecision: (report) => fraudDecisions.execute(report) },
+            { onFraudDecision: (report) => fraudDecisions.execute(report), onChargeOutcome: (report) => bankCharges.onChargeOutcome(report) },
             {
               port: notificationsPort ?? 0,
               host: notificationsPort !== undefined ? core.config.coreNotificationsHost : '127.0.0.1',
@@ -204,6 +209,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         flowRuns,
         flowRunWaits: dueWaits,
         checkoutExpiry: checkout.checkoutExpiry,
+        bankCharges: bankCharges.checks,
       },
       routes: [
         ...paymentRoutes({
@@ -219,6 +225,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         }),
         ...recipientRoutes({ recipients: new ManageRecipients(deps) }),
         ...checkout.routes,
+        ...bankCharges.routes,
       ],
       workers,
       health: () => ({ declineCodes: declineTableCoverage() }),

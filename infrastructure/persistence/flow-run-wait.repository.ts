@@ -45,16 +45,18 @@ export class SqlFlowRunWaitRepository implements FlowRunWaitRepository {
     await entityManager(tx).execute(`delete from flow_run_waits where payment_id = ?`, [paymentId]);
   }
 
-  async claimDue(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number }): Promise<ClaimedFlowRunWait[]> {
+  async claimDue(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number; kinds?: readonly FlowRunWait['kind'][] }): Promise<ClaimedFlowRunWait[]> {
+    const kinds = input.kinds ?? null;
     const rows = await entityManager(tx).execute<WaitRow[]>(
       `update flow_run_waits w set lease_owner = ?, lease_until = ?
         where w.payment_id in (
           select payment_id from flow_run_waits
            where due_at is not null and due_at <= ? and (lease_until is null or lease_until < ?)
+             and (?::text[] is null or kind = any(?::text[]))
            order by due_at
            limit ? for update skip locked)
         returning w.payment_id, w.organization_id, w.environment, w.kind, w.node_id, w.due_at, w.lease_owner`,
-      [input.leaseOwner, input.leaseUntil, input.now, input.now, input.limit],
+      [input.leaseOwner, input.leaseUntil, input.now, input.now, kinds, kinds, input.limit],
     );
     return rows.map((row) => ({
       paymentId: row.payment_id,
@@ -64,5 +66,14 @@ export class SqlFlowRunWaitRepository implements FlowRunWaitRepository {
       dueAt: at(row.due_at),
       leaseOwner: row.lease_owner!,
     }));
+  }
+
+  async postpone(tx: Transaction, input: { paymentId: string; leaseOwner: string; dueAt: Date; now: Date }): Promise<boolean> {
+    const rows = await entityManager(tx).execute<Array<{ payment_id: string }>>(
+      `update flow_run_waits set due_at = ?, lease_owner = null, lease_until = null, updated_at = ?
+        where payment_id = ? and lease_owner = ? returning payment_id`,
+      [input.dueAt, input.now, input.paymentId, input.leaseOwner],
+    );
+    return rows.length > 0;
   }
 }

@@ -7,7 +7,7 @@ import { SANDBOX_CAPABILITIES } from '../../../infrastructure/connectors/sandbox
 import { startTestService, type Merchant } from '../../support/test-service';
 
 /** Methods the sandbox adapter declares that the core does not process yet (they land with their own capability). */
-const NOT_YET_PROCESSED = ['debit_card', 'pix', 'boleto', 'three_ds'];
+const NOT_YET_PROCESSED = ['debit_card', 'three_ds'];
 
 describe('honest capabilities: the catalog, /health and effectiveCapabilities list only what the core processes', () => {
   let service: Awaited<ReturnType<typeof startTestService>>;
@@ -31,7 +31,7 @@ describe('honest capabilities: the catalog, /health and effectiveCapabilities li
     expect(response.status).to.equal(200);
     const sandbox = response.body.data.find((c: { slug: string }) => c.slug === 'sandbox');
     expect(sandbox.capabilities).to.deep.equal(SANDBOX_CAPABILITIES.filter((c) => (SUPPORTED_CAPABILITIES as readonly string[]).includes(c)));
-    expect(sandbox.capabilities).to.include('card').and.not.include.members(['pix']);
+    expect(sandbox.capabilities).to.include.members(['card', 'pix', 'boleto']).and.not.include.members(['three_ds']);
     for (const entry of response.body.data as Array<{ slug: string; capabilities: string[] }>) {
       expect(entry.capabilities, entry.slug).to.satisfy((list: string[]) => list.every((c) => (SUPPORTED_CAPABILITIES as readonly string[]).includes(c)));
     }
@@ -67,7 +67,10 @@ describe('honest capabilities: the catalog, /health and effectiveCapabilities li
     expect(created.body.effectiveCapabilities).to.not.include.any.members(NOT_YET_PROCESSED);
     const read = await merchant.sandbox.get(`/v1/connector-accounts/${created.body.id}`);
     expect(read.body.effectiveCapabilities).to.deep.equal(created.body.effectiveCapabilities);
-    expect((await merchant.sandbox.get('/v1/connector-accounts?capability=pix')).body.data).to.deep.equal([]);
+    expect((await merchant.sandbox.get('/v1/connector-accounts?capability=three_ds')).body.data).to.deep.equal([]);
+    // Pix and boleto are processed (docs/pix-boleto.md): the account offers them.
+    expect(created.body.effectiveCapabilities).to.include.members(['pix', 'boleto']);
+    expect((await merchant.sandbox.get('/v1/connector-accounts?capability=pix')).body.data.map((a: { id: string }) => a.id)).to.deep.equal([created.body.id]);
     expect((await merchant.sandbox.get('/v1/connector-accounts?capability=card')).body.data.map((a: { id: string }) => a.id)).to.deep.equal([created.body.id]);
   });
 });

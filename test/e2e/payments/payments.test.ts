@@ -127,8 +127,6 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ amount: 100, methodType: 'debit_card', card: card() }, 'validation_failed', 'body.card'],
         [{ amount: 100, methodType: 'debit_card', installments: 2 }, 'validation_failed', 'body.installments'],
         [{ amount: 100, card: card(), pix: { expiresInSeconds: 600 } }, 'validation_failed', 'body.pix'],
-        // What the methods allow but this installation does not process yet is refused as such.
-        [{ amount: 100, methodType: 'pix', customerId: payer }, 'unsupported_payment_method', 'body.methodType'],
         [{ amount: 100 }, 'checkout_not_available', 'body.card'],
       ];
       for (const [body, code, param] of refusals) {

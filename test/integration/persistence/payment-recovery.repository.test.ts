@@ -92,7 +92,7 @@ function suite(name: string, open: () => Promise<{ orm: Orm; preparedStatements:
       const task = tasks.flat().filter((t) => t.attemptId === 'att_pay_a_1');
       expect(tasks.flat()).to.have.length(2); // att_pay_a_1 and att_lock_1, each to one worker only
       expect(task[0]).to.deep.include({ attemptId: 'att_pay_a_1', paymentId: 'pay_a', connectorAccountId: 'ca_1', reversalKey: 'op_rev_1', tries: 0 });
-      expect(task[0]!.request.source.token).to.equal('tok_sandbox_approved');
+      expect(task[0]!.request.source!.token).to.equal('tok_sandbox_approved');
       expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: 'someone', status: 'voided', tries: 1, nextAt: at(8_000), detail: {}, now: at(7_500) }))).to.equal(false);
       expect(await transactor.run((tx) => repo.finishReconciliation(tx, { attemptId: 'att_pay_a_1', leaseOwner: task[0]!.leaseOwner, status: 'pending', tries: 1, nextAt: at(40_000), detail: {}, now: at(7_500) }))).to.equal(true);
       expect(await transactor.run((tx) => repo.claimReconciliations(tx, { now: at(29_000), leaseOwner: 'r3', leaseUntil: at(99_000), limit: 10 }))).to.deep.equal([]);

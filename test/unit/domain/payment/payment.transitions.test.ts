@@ -30,6 +30,8 @@ const EXPECTED: Record<PaymentLifecycleState, Partial<Record<PaymentTrigger, Pay
     decline_retryable: 'requires_payment_method',
     fail: 'failed',
     require_three_ds: 'requires_action',
+    // Pix / boleto saved processing before the charge is issued (not a spec row: the API never shows it processing).
+    issue_bank_charge: 'requires_action',
     review_approve: 'processing',
     review_decline: 'processing',
   },
