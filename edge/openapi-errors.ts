@@ -33,6 +33,7 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   unpublishFlow: ['invalid_state'],
   createPayment: ['sensitive_card_data', 'unsupported_payment_method', 'payment_method_invalid', 'customer_incomplete', 'resource_missing'],
   capturePayment: ['payment_not_capturable', 'invalid_state', 'amount_exceeds_available'],
+  reviewPayment: ['invalid_state', 'sensitive_card_data'],
   voidPayment: ['invalid_state'],
   refundPayment: ['invalid_state', 'boleto_refund_not_supported', 'amount_exceeds_available'],
   savePaymentMethod: ['sensitive_card_data', 'payment_method_invalid'],

@@ -2,6 +2,7 @@ import type { AntifraudAssessment } from '../../domain/payment/antifraud-assessm
 import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
 import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
 import type { NewEvent } from '../../domain/ports/event-outbox';
+import { reviewOf } from '../../domain/flow-run/flow-review';
 import { bankChargeAction } from './bank-charge-action';
 import { publicCheckout, type CheckoutState } from '../../domain/payment/payment-checkout';
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
@@ -54,6 +55,8 @@ export function paymentObject(p: PaymentPrimitives) {
     decline: p.decline,
     error: p.error,
     fraudReview: p.fraudReview ? { status: p.fraudReview.status, openedAt: p.fraudReview.openedAt, resolvedAt: p.fraudReview.resolvedAt } : null,
+    // A flow's Manual review step (not the acquirer's fraud review above): pending while the run waits for the merchant.
+    review: reviewOf(p.flowRun),
     authorizationExpiresAt: p.authorizationExpiresAt,
     expiryAction: p.expiryAction,
     customerId: p.customerId,

@@ -45,7 +45,8 @@ export type FlowRunInput =
       readonly expiresAt?: string | null;
     }
   | { readonly kind: 'three_ds_result'; readonly result: 'authenticated' | 'failed' | 'unavailable' }
-  | { readonly kind: 'review_decision'; readonly decision: 'approved' | 'declined' }
+  /** A merchant's decision at a review node; the note (max 500 characters) is kept on the run's step. */
+  | { readonly kind: 'review_decision'; readonly decision: 'approved' | 'declined'; readonly note?: string | null }
   | { readonly kind: 'bank_notice'; readonly status: 'paid' | 'expired' }
   | { readonly kind: 'timer_fired' }
   /** The wait's deadline passed without its input. */
@@ -133,7 +134,7 @@ class RunWalker {
       case 'three_ds_result':
         return this.leave(node, input.result, wait.since);
       case 'review_decision':
-        return this.leave(node, input.decision, wait.since);
+        return this.leave(node, input.decision, wait.since, input.note ? { note: input.note } : {});
       case 'timer_fired':
         return this.leave(node, 'next', wait.since);
       case 'bank_notice':
@@ -300,8 +301,8 @@ class RunWalker {
   }
 
   /** Leaves a node that waited (3DS, review, timer) by `exit`. */
-  private leave(node: FlowNode, exit: string, since: string): FlowStepResult {
-    this.record(node, exit, since);
+  private leave(node: FlowNode, exit: string, since: string, detail: Pick<FlowRunStep, 'note'> = {}): FlowStepResult {
+    this.record(node, exit, since, detail);
     const next = this.index.next.get(node.id)?.get(exit);
     if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
     return this.walk(next);

@@ -10,7 +10,7 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = ['payment.authorization_requested'];
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
@@ -117,6 +117,11 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         requireWired('next');
         break;
       }
+      case 'review':
+        // The merchant's decision leads on either way; a port left open would end the run as incomplete.
+        requireWired('approved');
+        requireWired('declined');
+        break;
       default:
         break;
     }
@@ -177,4 +182,3 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
     }
   }
 }
-

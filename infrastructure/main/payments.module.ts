@@ -27,6 +27,8 @@ import type { CardSecurity } from '../../domain/ports/card-security';
 import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
 import type { PaymentConnectors } from '../../domain/ports/payment-connectors';
 import { paymentRoutes } from '../../edge/routes/payments.routes';
+import { paymentReviewRoutes } from '../../edge/routes/payment-review.routes';
+import { DecidePaymentReview } from '../../application/payments/decide-payment-review';
 import { recipientRoutes } from '../../edge/routes/recipients.routes';
 import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodRepository } from '../persistence/customer.repository';
 import { SqlPaymentQueries } from '../persistence/payment.queries';
@@ -223,6 +225,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
           customers,
           paymentMethods,
         }),
+        ...paymentReviewRoutes({ review: new DecidePaymentReview(flowRuns) }),
         ...recipientRoutes({ recipients: new ManageRecipients(deps) }),
         ...checkout.routes,
         ...bankCharges.routes,
