@@ -209,7 +209,11 @@ export interface SavedPaymentMethodRepository {
  * declined ones too; sandbox payments and fallback attempts never do.
  */
 export interface ProductionUsage {
-  /** Counts one live payment; returns the organization's count within the allowance window after counting. */
+  /**
+   * Counts one live payment in its creation's first transaction; returns the organization's count within the
+   * allowance window after counting. Platform billing's implementation refuses (production_access_required) when
+   * neither the trial nor a paid plan allows production, which rolls that transaction back.
+   */
   countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<number>;
   livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number>;
 }

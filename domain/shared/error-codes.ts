@@ -61,6 +61,11 @@ export const ERROR_CODES = [
   'email_already_registered',
   'email_disabled',
   'blocked_by_security_policy',
+
+  // Platform billing
+  'production_access_required',
+  'catalog_version_mismatch',
+  'already_subscribed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

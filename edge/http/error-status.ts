@@ -36,6 +36,8 @@ export const STATUS_OF = {
   invalid_mfa_code: 401,
   invalid_recovery_code: 401,
 
+  production_access_required: 402,
+
   forbidden: 403,
   blocked_by_security_policy: 403,
 
@@ -54,6 +56,8 @@ export const STATUS_OF = {
   email_already_registered: 409,
   mfa_setup_required: 409,
   email_disabled: 409,
+  catalog_version_mismatch: 409,
+  already_subscribed: 409,
 
   payment_expired: 410,
   payload_too_large: 413,

@@ -61,6 +61,10 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+  /** PLATFORM_BILLING_CATALOG: the plan catalog file (docs/billing.md); null: the default one in the repository. */
+  readonly platformBillingCatalog: string | null;
+  /** PLATFORM_TIME_ZONE: the IANA zone whose months platform invoices follow (America/Sao_Paulo). */
+  readonly platformTimeZone: string;
 
 export class ConfigError extends Error {}
 
@@ -138,6 +142,16 @@ export function loadConfig(env: Env = process.env): Config {
   const authEmail = env.AUTH_EMAIL_ENABLED;
   return {
     port,
+function parseTimeZone(raw: string | undefined): string {
+  const zone = raw === undefined || raw.trim() === '' ? 'America/Sao_Paulo' : raw.trim();
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`PLATFORM_TIME_ZONE must be an IANA time zone such as America/Sao_Paulo, got "${raw}"`);
+  }
+  return zone;
+}
+
     host,
     databaseUrl: optional(env, 'DATABASE_URL'),
     natsUrl: optional(env, 'NATS_URL'),
@@ -177,3 +191,5 @@ export function loadConfig(env: Env = process.env): Config {
 export function usePreparedStatements(config: Config): boolean {
   return config.databaseUrl !== null && config.databasePreparedStatements;
 }
+    platformBillingCatalog: optional(env, 'PLATFORM_BILLING_CATALOG'),
+    platformTimeZone: parseTimeZone(env.PLATFORM_TIME_ZONE),

@@ -22,6 +22,7 @@ export type CliCommand = (core: Core, flags: Record<string, string>) => Promise<
 export const CLI_COMMANDS: Record<string, CliCommand> = {
   'org create': async (core, flags) => {
     if (!flags.name) throw new Error('--name is required');
+import { BILLING_CLI_COMMANDS } from './cli-billing';
     const organization = await core.organizations.create.execute({ name: flags.name });
     const owner = CLI_HOOKS.afterOrganizationCreated ? await CLI_HOOKS.afterOrganizationCreated(core, organization.id, flags) : '';
     return JSON.stringify({ object: 'organization', id: organization.id, name: organization.name, ...(owner ? { owner } : {}) }, null, 2);
@@ -46,6 +47,7 @@ export const CLI_HOOKS: { afterOrganizationCreated?: (core: Core, organizationId
 CLI_HOOKS.afterOrganizationCreated = createOwnerFromCli;
 
 export function parseFlags(args: string[]): Record<string, string> {
+  ...BILLING_CLI_COMMANDS,
   const flags: Record<string, string> = {};
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];

@@ -7,6 +7,7 @@ import { IDENTITY_MODULE } from './identity.module';
 import { CONNECTORS_MODULE } from './connectors.module';
 import { FLOWS_MODULE } from './flows.module';
 import { PAYMENTS_MODULE } from './payments.module';
+import { BILLING_MODULE } from './billing.module';
 import { WEBHOOKS_MODULE } from './webhooks.module';
 
 export const MODULES = moduleList()
@@ -14,6 +15,8 @@ export const MODULES = moduleList()
   // Flows before connectors: a connector account shows the published flows citing it, and may not be deleted then.
   .with(FLOWS_MODULE)
   .with(CONNECTORS_MODULE)
+  // Billing before payments: every live payment passes billing's production gate in its first transaction.
+  .with(BILLING_MODULE)
   .with(PAYMENTS_MODULE)
   .with(WEBHOOKS_MODULE);
 

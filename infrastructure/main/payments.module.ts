@@ -10,6 +10,7 @@ import { CapturePayment } from '../../application/payments/capture-payment';
 import { CreatePayment } from '../../application/payments/create-payment';
 import { DirectoryPaymentConnectors } from '../../application/payments/directory-payment-connectors';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
+import type { ProductionUsage } from '../../domain/ports/payment-repositories';
 import { GetPayment } from '../../application/payments/get-payment';
 import { ListPayments } from '../../application/payments/list-payments';
 import { NotifyExpiringAuthorizations } from '../../application/payments/notify-expiring-authorizations';
@@ -81,10 +82,12 @@ export interface PaymentsNeeds {
   /** Without it every payment is routed directly (no published flow is looked up). */
   readonly paymentFlows?: PaymentFlows;
 }
+  /** Platform billing's gate: counts each live payment and refuses it without a trial or plan. Without it: counted only. */
+  readonly productionAccess?: ProductionUsage;
 
 /** What payments give to the modules built after them (and to tests driving the workers' use cases). */
 export interface PaymentsServices {
-  readonly paymentUsage: SqlProductionUsage;
+  readonly paymentUsage: ProductionUsage;
   readonly fraudDecisions: ResolveFraudDecision;
   readonly authorizationExpiry: NotifyExpiringAuthorizations;
   readonly paymentRecovery: RecoverStuckPayments;
@@ -105,7 +108,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
   name: 'payments',
   build(core: Core, needs: PaymentsNeeds): BuiltModule<PaymentsServices> {
     const { connectorAccounts, securityGuard: security, paymentFlows: flows } = needs;
-    const usage = new SqlProductionUsage();
+    const usage = needs.productionAccess ?? new SqlProductionUsage();
     const deps: PaymentDeps = {
       transactor: core.transactor,
       outbox: core.outbox,

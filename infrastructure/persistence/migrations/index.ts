@@ -27,6 +27,7 @@ import { Migration20261128000300FlowRunWaits } from './Migration20261128000300Fl
 import { Migration20261129000100CheckoutExpiry } from './Migration20261129000100CheckoutExpiry';
 import { Migration20261130000100CardRetryCounts } from './Migration20261130000100CardRetryCounts';
 import { Migration20261130000200BankChargeLookup } from './Migration20261130000200BankChargeLookup';
+import { Migration20261130000900PlatformBilling } from './Migration20261130000900PlatformBilling';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -53,4 +54,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000100CheckoutExpiry', class: Migration20261129000100CheckoutExpiry },
   { name: 'Migration20261130000100CardRetryCounts', class: Migration20261130000100CardRetryCounts },
   { name: 'Migration20261130000200BankChargeLookup', class: Migration20261130000200BankChargeLookup },
+  { name: 'Migration20261130000900PlatformBilling', class: Migration20261130000900PlatformBilling },
 ];
