@@ -32,11 +32,18 @@ export interface EdgeDependencies {
   readonly now: () => Date;
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For names the client (edge/http/client-address.ts); default none. */
   readonly trustedProxies?: readonly string[];
+  /**
+   * Told of every answered request (metrics): the route pattern (`/v1/payments/:id`, `unmatched` when no route
+   * matched: never the raw path, whose ids would make the series unbounded), method, status and seconds taken.
+   */
+  readonly observeRequest?: (route: string, method: string, status: number, seconds: number) => void;
 }
 
 interface EdgeState {
   requestId: string;
   log: Logger;
+  /** The matched route's pattern, set by its handler. */
+  route?: string;
 }
 
 const IDEMPOTENCY_KEY_MAX = 255;
@@ -98,6 +105,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
       ctx.body = body;
     } finally {
+      if (deps.observeRequest) deps.observeRequest(state.route ?? 'unmatched', ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
       if (deps.logger.isLevelEnabled('info')) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
@@ -112,6 +120,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
 
     routers.for(route.path)[route.method](route.path, async (ctx) => {
       const state = ctx.state as EdgeState;
+      state.route = route.path;
       for (const limit of route.arrivalRateLimits ?? []) {
         const subject = limit.key(ctx.params as Record<string, string>);
         if (subject !== null) await consumeLimit(deps.rateLimiter, `${limit.name}:${subject}`, limit.points, limit.durationSeconds);

@@ -54,17 +54,20 @@ export interface Config {
   readonly paymentRecoveryGraceMs: number | null;
   /** On SIGTERM, how long requests in flight may run before they are cut (contract.md 8). */
   readonly shutdownGraceMs: number;
+  /** METRICS_HOST:METRICS_PORT: the Prometheus listener (contract.md 8); port 0 turns it off. */
+  readonly metricsHost: string;
+  readonly metricsPort: number;
   /** TRUSTED_PROXIES: CIDRs of the reverse proxies whose X-Forwarded-For is believed (contract.md 8); empty: none. */
   readonly trustedProxies: readonly string[];
   /** RATE_LIMITS: the dashboard limits an operator overrides by name (docs/auth.md); the rest keep their defaults. */
   readonly rateLimits: Partial<AuthLimits>;
-}
-
-type Env = Record<string, string | undefined>;
   /** PLATFORM_BILLING_CATALOG: the plan catalog file (docs/billing.md); null: the default one in the repository. */
   readonly platformBillingCatalog: string | null;
   /** PLATFORM_TIME_ZONE: the IANA zone whose months platform invoices follow (America/Sao_Paulo). */
   readonly platformTimeZone: string;
+}
+
+type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {}
 
@@ -73,6 +76,12 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function tcpPort(env: Env, name: string, fallback: number): number {
+  const value = integer(env, name, fallback);
+  if (value > 65_535) throw new ConfigError(`${name} must be a TCP port (0-65535), got "${env[name]}"`);
   return value;
 }
 
@@ -133,15 +142,6 @@ function parseLogLevel(raw: string | undefined): string {
   return level;
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const deployment = (env.DEPLOYMENT ?? 'local') as Deployment;
-  if (deployment !== 'local' && deployment !== 'production') throw new ConfigError('DEPLOYMENT must be local or production');
-  const port = integer(env, 'PORT', 8080);
-  const host = env.HOST ?? '127.0.0.1';
-  const smtpUrl = optional(env, 'SMTP_URL');
-  const authEmail = env.AUTH_EMAIL_ENABLED;
-  return {
-    port,
 function parseTimeZone(raw: string | undefined): string {
   const zone = raw === undefined || raw.trim() === '' ? 'America/Sao_Paulo' : raw.trim();
   try {
@@ -152,6 +152,15 @@ function parseTimeZone(raw: string | undefined): string {
   return zone;
 }
 
+export function loadConfig(env: Env = process.env): Config {
+  const deployment = (env.DEPLOYMENT ?? 'local') as Deployment;
+  if (deployment !== 'local' && deployment !== 'production') throw new ConfigError('DEPLOYMENT must be local or production');
+  const port = integer(env, 'PORT', 8080);
+  const host = env.HOST ?? '127.0.0.1';
+  const smtpUrl = optional(env, 'SMTP_URL');
+  const authEmail = env.AUTH_EMAIL_ENABLED;
+  return {
+    port,
     host,
     databaseUrl: optional(env, 'DATABASE_URL'),
     natsUrl: optional(env, 'NATS_URL'),
@@ -178,8 +187,12 @@ function parseTimeZone(raw: string | undefined): string {
     coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
     paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000),
+    metricsHost: env.METRICS_HOST ?? '127.0.0.1',
+    metricsPort: tcpPort(env, 'METRICS_PORT', 9464),
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     rateLimits: parsed(() => parseRateLimitOverrides(env.RATE_LIMITS)),
+    platformBillingCatalog: optional(env, 'PLATFORM_BILLING_CATALOG'),
+    platformTimeZone: parseTimeZone(env.PLATFORM_TIME_ZONE),
   };
 }
 
@@ -191,5 +204,3 @@ function parseTimeZone(raw: string | undefined): string {
 export function usePreparedStatements(config: Config): boolean {
   return config.databaseUrl !== null && config.databasePreparedStatements;
 }
-    platformBillingCatalog: optional(env, 'PLATFORM_BILLING_CATALOG'),
-    platformTimeZone: parseTimeZone(env.PLATFORM_TIME_ZONE),

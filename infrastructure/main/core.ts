@@ -21,6 +21,8 @@ import type { EventTransport } from '../messaging/event-transport';
 import { OutboxRelay } from '../messaging/outbox-relay';
 import { SqlEventOutbox } from '../messaging/sql-event-outbox';
 import { credentialsCipher } from './credentials-cipher';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { registerDatabaseGauges } from '../metrics/database-gauges';
 
 export interface AdapterAddress {
   readonly slug: string;
@@ -28,6 +30,8 @@ export interface AdapterAddress {
   readonly address: string;
   /** In-process (embedded) adapters only: tells the adapter where the core's CoreNotifications server listens. */
   readonly setCoreNotificationsAddress?: (address: string) => void;
+  /** The sandbox acquirer's card vault (embedded adapters): the checkout page may call its origin (CSP connect-src). */
+  readonly vaultUrl?: string;
 }
 
 export interface Core {
@@ -44,6 +48,8 @@ export interface Core {
   readonly ids: IdGenerator;
   readonly idempotency: SqlIdempotencyStore;
   readonly rateLimiter: PostgresRateLimiter;
+  /** This process's Prometheus metrics (served by main.ts on METRICS_HOST:METRICS_PORT). */
+  readonly metrics: ServiceMetrics;
   /** The connector adapters (acquirer and antifraud gRPC servers) this installation is configured with. */
   readonly adapters: readonly AdapterAddress[];
   readonly organizations: { readonly repository: SqlOrganizationRepository; readonly create: CreateOrganization };
@@ -68,7 +74,12 @@ export interface CoreParts {
 export function createCore(parts: CoreParts): Core {
   const { orm, ids, clock, logger, transport } = parts;
   const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(parts.config) });
-  const relay = new OutboxRelay(transactor, transport, logger.child({ component: 'outbox-relay' }), { pollIntervalMs: parts.relayPollIntervalMs });
+  const metrics = new ServiceMetrics();
+  registerDatabaseGauges(metrics, { orm, transport, now: () => clock.now() });
+  const relay = new OutboxRelay(transactor, transport, logger.child({ component: 'outbox-relay' }), {
+    pollIntervalMs: parts.relayPollIntervalMs,
+    onPublished: metrics.observePublished,
+  });
   transactor.onCommit((eventIds) => relay.nudge(eventIds));
   const organizationRepository = new SqlOrganizationRepository();
   const changes = new PostgresChangeFeed(transactor, parts.config.databaseUrl, logger.child({ component: 'change-feed' }));
@@ -83,6 +94,7 @@ export function createCore(parts: CoreParts): Core {
     // Replayed answers are kept 24 h and some carry secrets: sealed with the credentials key.
     idempotency: new SqlIdempotencyStore(orm, credentialsCipher(parts.config)),
     rateLimiter: new PostgresRateLimiter(orm),
+    metrics,
     organizations: { repository: organizationRepository, create: new CreateOrganization(transactor, organizationRepository, ids, clock) },
     apiKeys: {
       repository: apiKeyRepository,

@@ -8,6 +8,7 @@
  */
 import { ConfigError } from '../config/config';
 import { assembleService } from './service';
+import { startConfiguredMetricsServer } from '../metrics/metrics-server';
 import { openInfrastructure } from './bootstrap';
 import { MODULES } from './modules';
 import { runConnectorProcess } from './connector-process-entry';
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const service = await assembleService(core, MODULES, { edge: role !== 'worker', worker: role !== 'edge' }, role === 'worker' ? null : { port: config.port, host: config.host });
   logger.info({ role, url: service.url, embedded: !config.databaseUrl, transport: config.natsUrl ? 'jetstream' : 'in-process' }, 'service started');
+  const metricsServer = await startConfiguredMetricsServer(core.metrics, config, logger);
   if (!config.databaseUrl && config.deployment === 'local') await printFirstRunHint(infrastructure);
 
   let stopping = false;
@@ -46,6 +48,7 @@ async function main(argv: string[]): Promise<void> {
     }, config.shutdownGraceMs + 5_000).unref();
     try {
       await service.stop();
+      await metricsServer?.stop();
       await infrastructure.close();
     } catch (error) {
       logger.error({ err: error }, 'error while shutting down');

@@ -41,6 +41,7 @@ import type { Core } from './core';
 import { periodicWorker, type BackgroundWorker, type BuiltModule, type ModuleDefinition } from './module';
 import { startCoreNotificationsServer } from '../grpc/core-notifications.server';
 import { taskPoolWorker } from './task-pool-worker';
+import { instrumentedConnectors } from '../metrics/instrumented-connectors';
 import { PngQrCodeRenderer } from '../rendering/png-qr-code-renderer';
 import { bankChargeParts } from './bank-charges.wiring';
 import type { CheckBankCharges } from '../../application/payments/check-bank-charges';
@@ -119,7 +120,8 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       customers: new SqlCustomerRepository(),
       paymentMethods: new SqlSavedPaymentMethodRepository(),
       recipients: new SqlRecipientRepository(),
-      connectors: (options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(() => connectorAccounts)),
+      // Timed outside the tests' decorator, so the faults they inject are counted like an acquirer's.
+      connectors: instrumentedConnectors((options.decorateConnectors ?? ((c: PaymentConnectors) => c))(new DirectoryPaymentConnectors(() => connectorAccounts)), core.metrics),
       usage,
       ...(security ? { security } : {}),
       ...(flows ? { flows } : {}),

@@ -88,6 +88,7 @@ export async function assembleService<Services extends object>(
     newRequestId: () => core.ids.next('req_'),
     now: () => core.clock.now(),
     trustedProxies: core.config.trustedProxies,
+    observeRequest: core.metrics.observeRequest,
   });
 
   const runningWorkers: Array<{ stop(): Promise<void> }> = [];

@@ -165,6 +165,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
                 pollIntervalMs: options.pollIntervalMs,
                 maxConcurrent: options.maxConcurrent,
                 perEndpoint: options.perEndpoint,
+                onAttempt: core.metrics.observeWebhookRecord,
               });
               dispatcher.start();
               const running = dispatcher;

@@ -39,6 +39,8 @@ export interface EventTransport {
    * resumes at once instead of at its next try. Returns the function that removes the listener.
    */
   onReachableAgain(listener: () => void): () => void;
+  /** The durable consumers' backlog, for metrics (absent on a transport without durable consumers of its own). */
+  consumerBacklog?(): Promise<Array<{ consumer: string; pending: number; ackPending: number }>>;
   close(): Promise<void>;
 }
 

@@ -180,6 +180,11 @@ export class JetStreamTransport implements EventTransport {
     }
   }
 
+  async consumerBacklog(): Promise<Array<{ consumer: string; pending: number; ackPending: number }>> {
+    const consumers = await this.jsm.consumers.list(this.settings.stream).next();
+    return consumers.map((info) => ({ consumer: info.name, pending: info.num_pending, ackPending: info.num_ack_pending }));
+  }
+
   /** Deletes the stream; tests use it to leave nothing behind. */
   async deleteStream(): Promise<void> {
     await this.jsm.streams.delete(this.settings.stream).catch(() => undefined);

@@ -16,6 +16,7 @@
  * events of other processes, of a relay that died, or whose publication failed.
  */
 import type { Transactor } from '../../domain/ports/transactor';
+import type { StoredEvent } from '../../domain/ports/event-outbox';
 import { deferWrite, entityManager } from '../persistence/mikro-orm-transactor';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
@@ -26,6 +27,8 @@ export interface OutboxRelayOptions {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
   readonly leaseMs?: number;
+  /** Told of the events of each batch the stream accepted (metrics count payment outcomes there, once). */
+  readonly onPublished?: (events: readonly StoredEvent[]) => void;
 }
 
 /**
@@ -51,6 +54,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
+  private readonly onPublished: ((events: readonly StoredEvent[]) => void) | undefined;
   private readonly claimByIdSql = claimSql(
     // `= any(array(...))`, not `in (select ...)`: with the latter the planner merge-joined the ids against the
     // whole unpublished index (dead entries included until vacuum), ~40 ms per claim under load.
@@ -68,6 +72,7 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.onPublished = options.onPublished;
   }
 
   start(): void {
@@ -196,6 +201,7 @@ export class OutboxRelay {
     const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));
     const published = events.filter((_, index) => results[index].status === 'fulfilled').map((event) => event.id);
     if (published.length > 0) this.markPublished(published);
+    if (published.length > 0 && this.onPublished) this.onPublished(published.length === events.length ? events : events.filter((_, index) => results[index].status === 'fulfilled'));
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
       // Release the lease at once so the next attempt does not wait for it to expire.

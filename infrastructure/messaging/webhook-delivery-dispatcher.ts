@@ -49,6 +49,8 @@ export interface DispatcherOptions {
   readonly recordBatch?: number;
   /** Must exceed the HTTP timeout: a lease that expires mid-attempt lets another worker send a duplicate. */
   readonly leaseMs: number;
+  /** Told of each attempt once the endpoint answered, failed to, or the delivery was skipped (metrics). */
+  readonly onAttempt?: (pending: PendingRecord) => void;
 }
 
 export class WebhookDeliveryDispatcher {
@@ -251,6 +253,7 @@ export class WebhookDeliveryDispatcher {
         async (pending) => {
           this.answered(delivery.state.endpointId);
           this.markOutcome(pending);
+          this.options.onAttempt?.(pending);
           if (stored && !(await stored.catch(() => false))) {
             // No row of ours to record the attempt on (the delivery existed, or the insert failed and the event
             // comes again): the slot frees, nothing is written.
