@@ -99,6 +99,25 @@ function publicPrevious(previous: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
+/**
+ * flow.notification (spec: payload not shown): the webhook node's data with the flow, node and payment it came from.
+ * Its id names the payment and the node, one notification per node a payment's run passes.
+ */
+function flowNotificationObject(event: PaymentDomainEvent) {
+  const run = event.payment.flowRun;
+  const nodeId = event.notification?.nodeId ?? '';
+  return {
+    object: 'flow_notification',
+    id: `${event.paymentId}.${nodeId}`,
+    paymentId: event.paymentId,
+    flow: run?.flow ? { id: run.flow.flowId, name: run.flow.name, version: run.flow.version } : null,
+    nodeId,
+    data: event.notification?.data ?? {},
+    payment: { id: event.payment.id, status: event.payment.status, amount: event.payment.amount, currency: event.payment.currency },
+    createdAt: event.occurredAt.toISOString(),
+  };
+}
+
 export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
   const scope = { organizationId: event.organizationId, environment: event.environment };
   if (event.type === 'antifraud.assessment_completed') {
@@ -107,6 +126,7 @@ export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
     return { type: event.type, scope, object: antifraudAssessmentObject(assessment, event.payment.id), previousAttributes: {} };
   }
   if (event.type === 'payment.attempt_declined') return attemptDeclinedToOutbox(event, scope);
+  if (event.type === 'flow.notification') return { type: event.type, scope, object: flowNotificationObject(event), previousAttributes: {} };
   return {
     type: event.type,
     scope,

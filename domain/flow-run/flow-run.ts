@@ -56,6 +56,8 @@ export interface FlowRunStep {
   readonly calls?: readonly FlowRunCall[];
   /** Why the node left by the exit it did, when the exit alone does not say (no usable account, an expiry). */
   readonly note?: string;
+  /** A webhook node: its data, sent as the flow.notification event when the step is recorded on the payment. */
+  readonly notification?: Readonly<Record<string, unknown>>;
 }
 
 /** How a run ended; `reason` is the payment's routing stop reason. */

@@ -72,7 +72,7 @@ const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
 };
 
 /** Node types the executor runs today; publishing refuses the others until they are built. */
-export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'approve', 'decline'] as const;
+export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'webhook', 'approve', 'decline'] as const;
 
 export function stepFlowRun(context: FlowStepContext, run: FlowRunState, input: FlowRunInput): FlowStepResult {
   const walker = new RunWalker(context, run);
@@ -172,6 +172,11 @@ class RunWalker {
           this.variables[String(node.data.name)] = node.data.value as FactValue;
           exit = 'next';
           break;
+        case 'webhook':
+          // The payment emits flow.notification for this step (payment.advanceRun), once, when the run is saved.
+          this.record(node, 'next', this.at, { notification: { ...node.data } });
+          exit = 'next';
+          break;
         case 'acquirer':
         case 'route':
           return this.enterRouting(node);
@@ -197,7 +202,7 @@ class RunWalker {
         default:
           return this.end({ result: 'failed', reason: 'node_not_supported', message: `Node ${node.id} (${node.type}) cannot run in this version.`, nodeId: node.id });
       }
-      this.record(node, exit, this.at);
+      if (node.type !== 'webhook') this.record(node, exit, this.at);
       const next = this.index.next.get(node.id)?.get(exit);
       if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
       node = next;
@@ -347,7 +352,7 @@ class RunWalker {
     return { run: this.snapshot(), action: { kind: 'end', outcome } };
   }
 
-  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note'> = {}): void {
+  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note' | 'notification'> = {}): void {
     this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
   }
 

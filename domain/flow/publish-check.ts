@@ -10,10 +10,13 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = ['payment.authorization_requested'];
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'webhook', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
+
+/** A webhook node's data (the flow.notification's content) as JSON. */
+export const MAX_WEBHOOK_DATA_CHARS = 4_096;
 
 export const ROUTE_STRATEGIES = ['priority', 'weighted', 'lowest_cost'] as const;
 export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
@@ -117,6 +120,11 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         requireWired('next');
         break;
       }
+      case 'webhook':
+        // Its data is the notification's content: kept small, like a webhook payload should be.
+        if (JSON.stringify(node.data).length > MAX_WEBHOOK_DATA_CHARS) problems.push({ param: `${at(node)}.data`, message: `Node ${node.id}: data is at most ${MAX_WEBHOOK_DATA_CHARS} characters as JSON.` });
+        requireWired('next');
+        break;
       case 'review':
         // The merchant's decision leads on either way; a port left open would end the run as incomplete.
         requireWired('approved');

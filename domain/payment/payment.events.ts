@@ -14,6 +14,7 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.authorization_expiring',
   'payment.late_payment_received',
   'antifraud.assessment_completed',
+  'flow.notification',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
@@ -31,4 +32,6 @@ export interface PaymentDomainEvent {
   readonly payment: PaymentPrimitives;
   /** antifraud.assessment_completed: the assessment (in payment.antifraud) the event is about. */
   readonly assessmentId?: string;
+  /** flow.notification: the webhook node's step it is about. */
+  readonly notification?: { readonly nodeId: string; readonly data: Readonly<Record<string, unknown>> };
 }

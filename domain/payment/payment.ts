@@ -159,8 +159,24 @@ export class Payment {
    * the payment's status: that follows from the run's outcome through approve, decline or fail.
    */
   advanceRun(run: FlowRunState, now: Date): void {
+    const recorded = this.internals.state.flowRun?.steps.length ?? 0;
     this.internals.state.flowRun = cloneJson(run);
     this.internals.state.updatedAt = now.toISOString();
+    // Each webhook node the run went through since it was last saved notifies once (steps are only ever appended).
+    for (const step of run.steps.slice(recorded)) {
+      if (step.type !== 'webhook') continue;
+      const s = this.internals.state;
+      this.internals.recordEvent({
+        type: 'flow.notification',
+        paymentId: s.id,
+        organizationId: s.organizationId,
+        environment: s.environment,
+        occurredAt: now,
+        previousAttributes: {},
+        payment: cloneJson(s),
+        notification: { nodeId: step.nodeId, data: step.notification ?? {} },
+      });
+    }
   }
 
   // ---- transparent checkout (payment-checkout.ts) -------------------------------------------------------------
