@@ -246,31 +246,40 @@ async function consumeLimit(rateLimiter: RateLimiter, key: string, points: numbe
  * and each request dispatched to its group's router only. @koa/router tests a request against every route it holds,
  * with a debug call and a regular expression each: with the ~75 routes in one router, that was about 12 KB of
  * garbage per request (a twentieth of a payment's allocation) before any handler ran. Routes are matched as
- * @koa/router matches them, case-insensitively; a route whose first two segments are not literal would need
- * every group's router and is refused at start-up.
+ * @koa/router matches them, case-insensitively. A route whose second segment is a parameter (`/checkout/:paymentId`)
+ * is grouped by its first, the fallback when no two-segment group matches; one whose first segment is not literal
+ * would need every group's router and is refused at start-up.
  */
 class RouterPerGroup {
   private readonly routers = new Map<string, Router>();
 
   for(routePath: string): Router {
-    const group = groupOf(routePath);
-    if (/[:*(?]/.test(group)) throw new Error(`route ${routePath}: its first two path segments must be literal`);
+    let group = groupOf(routePath);
+    // A page addressed by id right under a literal segment (`/checkout/:paymentId`) is grouped by that segment.
+    if (/[:*(?]/.test(group) && !/[:*(?]/.test(firstSegmentOf(routePath))) group = firstSegmentOf(routePath);
+    if (/[:*(?]/.test(group)) throw new Error(`route ${routePath}: its first path segment must be literal`);
     let router = this.routers.get(group);
     if (!router) this.routers.set(group, (router = new Router()));
     return router;
   }
 
   matching(requestPath: string): Router | undefined {
-    return this.routers.get(groupOf(requestPath));
+    return this.routers.get(groupOf(requestPath)) ?? this.routers.get(firstSegmentOf(requestPath));
   }
 
   dispatch(): Koa.Middleware {
     const dispatchers = new Map([...this.routers].map(([group, router]) => [group, router.routes() as unknown as Koa.Middleware]));
     return (ctx, next) => {
-      const dispatchGroup = dispatchers.get(groupOf(ctx.path));
+      const dispatchGroup = dispatchers.get(groupOf(ctx.path)) ?? dispatchers.get(firstSegmentOf(ctx.path));
       return dispatchGroup ? dispatchGroup(ctx, next) : next();
     };
   }
+}
+
+/** `/checkout/pay_1` → `/checkout`: the group of a route whose second segment is its id. */
+function firstSegmentOf(path: string): string {
+  const secondSlash = path.indexOf('/', 1);
+  return (secondSlash < 0 ? path : path.slice(0, secondSlash)).toLowerCase();
 }
 
 /**

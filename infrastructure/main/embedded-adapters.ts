@@ -43,6 +43,7 @@ export async function startEmbeddedAdapters(config: Config, logger: Logger, opti
       slug,
       address: adapter.address,
       ...(adapter.setCoreNotificationsAddress ? { setCoreNotificationsAddress: (address: string) => adapter.setCoreNotificationsAddress!(address) } : {}),
+      ...(adapter.vaultUrl ? { vaultUrl: adapter.vaultUrl } : {}),
     })),
     threadIds: started.flatMap(({ adapter }) => (adapter.threadId === undefined ? [] : [adapter.threadId])),
     stop: async () => {
