@@ -51,7 +51,9 @@ export function settleRunOutcome(payment: Payment, driven: Pick<DrivenRun, 'step
       now,
     });
   } else if (outcome.result === 'declined' && decision?.kind === 'declined') {
-    payment.decline({ rawCode: decision.rawCode, connectorAccountId: decision.account.id, connectorSlug: decision.account.connectorSlug, now });
+    // A retry node that gave up (attempts spent, irreversible, brand budget) says why in the routing stop reason.
+    const stop = outcome.reason === 'issuer_declined' ? {} : { routingStopReason: outcome.reason };
+    payment.decline({ rawCode: decision.rawCode, connectorAccountId: decision.account.id, connectorSlug: decision.account.connectorSlug, ...stop, now });
   } else {
     payment.fail({ error: errorOf(outcome, decision, lastFailure, options.recovered ?? false), routingStopReason: outcome.reason, now });
   }

@@ -11,6 +11,7 @@ import { indexGraph, type FlowGraph, type FlowNode, type IndexedGraph } from '..
 import { conditionRules, evaluateRule, type FactValue, type FlowPaymentFacts, type FlowRule } from '../flow/flow-rules';
 import type { RoutableAccount, RoutingPaymentProjection } from '../payment/routing/direct-routing';
 import { orderRouteAccounts } from './route-order';
+import { decideRetry, NO_RETRY_LIMITS, type RetryGate, type RetryStop } from './retry-node';
 import { nextRunStatus, type FlowRunCall, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
 
 export interface FlowStepContext {
@@ -29,6 +30,8 @@ export interface FlowStepContext {
   readonly now: Date;
   /** How long the buyer has to authenticate at a three_ds node; null: no deadline of the run's own. */
   readonly threeDsTimeoutSeconds?: number | null;
+  /** The card's brand retry budget and last decline (retry-node.ts); absent: nothing limits retries but maxAttempts. */
+  readonly retryGate?: RetryGate;
 }
 
 /** The outcome of one acquirer call, as the pipeline classified it. */
@@ -72,7 +75,7 @@ const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
 };
 
 /** Node types the executor runs today; publishing refuses the others until they are built. */
-export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'webhook', 'approve', 'decline'] as const;
+export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'webhook', 'approve', 'decline'] as const;
 
 export function stepFlowRun(context: FlowStepContext, run: FlowRunState, input: FlowRunInput): FlowStepResult {
   const walker = new RunWalker(context, run);
@@ -92,6 +95,8 @@ class RunWalker {
   private authorization: FlowRunState['authorization'];
   private outcome: FlowRunOutcome | null;
   private unroutable: FlowRunState['unroutable'];
+  /** Why a retry node of this step left by exhausted, for the decline it leads to. */
+  private retryStop: RetryStop | null = null;
   private readonly at: string;
 
   constructor(private readonly context: FlowStepContext, private readonly run: FlowRunState) {
@@ -136,6 +141,7 @@ class RunWalker {
       case 'review_decision':
         return this.leave(node, input.decision, wait.since, input.note ? { note: input.note } : {});
       case 'timer_fired':
+        if (node.type === 'retry') return this.retryFired(node, wait.since);
         return this.leave(node, 'next', wait.since);
       case 'bank_notice':
         if (wait.kind !== 'bank_notice') throw new Error('unreachable: bank notice without its wait');
@@ -191,6 +197,8 @@ class RunWalker {
           const minutes = Number(node.data.minutes ?? 0);
           return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: new Date(this.context.now.getTime() + Math.max(0, minutes) * 60_000).toISOString() });
         }
+        case 'retry':
+          return this.retryNode(node);
         case 'approve':
           this.record(node, null, this.at);
           return this.authorization
@@ -239,6 +247,12 @@ class RunWalker {
   }
 
   private callNext(node: FlowNode): FlowStepResult {
+    // The card's brand budget is asked before every call, a fallback's included: routing stops before it is exceeded.
+    const verdict = (this.context.retryGate ?? NO_RETRY_LIMITS).verdict('call');
+    if (!verdict.allowed) {
+      this.unroutable = { reason: verdict.reason, message: verdict.message };
+      return this.leaveRouting(node, 'error', verdict.message);
+    }
     const route = this.route!;
     const accountId = route.candidates[route.next]!;
     this.route = { ...route, next: route.next + 1 };
@@ -328,12 +342,31 @@ class RunWalker {
    * decline reached by the flow's own rules is declined_by_flow.
    */
   private declineOutcome(node: FlowNode): FlowRunOutcome {
+    if (this.retryStop) return { result: 'declined', reason: this.retryStop.reason, message: this.retryStop.message, nodeId: node.id };
     const last = [...this.steps].reverse().find((s) => s.type === 'acquirer' || s.type === 'route');
+    if (last?.exit === 'error' && this.unroutable?.reason === 'brand_retry_limit' && last.note === this.unroutable.message) {
+      return { result: 'failed', reason: this.unroutable.reason, message: this.unroutable.message, nodeId: node.id };
+    }
     if (last?.exit === 'declined') return { result: 'declined', reason: 'issuer_declined', message: 'The issuer declined the payment.', nodeId: node.id };
     const calledAny = this.steps.some((s) => (s.calls?.length ?? 0) > 0);
     if (last?.exit === 'error' && calledAny) return { result: 'failed', reason: 'all_accounts_failed', message: last.note ?? 'No connector account could process the payment.', nodeId: node.id };
     if (last?.exit === 'error' && this.unroutable) return { result: 'failed', reason: this.unroutable.reason, message: this.unroutable.message, nodeId: node.id };
     return { result: 'failed', reason: 'declined_by_flow', message: `The flow declined the payment at node ${node.id}.`, nodeId: node.id };
+  }
+
+  /** A retry node: wait its interval on a durable timer, or leave by exhausted (attempts spent, irreversible, brand budget). */
+  private retryNode(node: FlowNode): FlowStepResult {
+    const decision = decideRetry(node, this.steps, this.context.retryGate ?? NO_RETRY_LIMITS, this.context.now);
+    if (decision.kind === 'wait') return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: decision.dueAt });
+    this.retryStop = decision.stop;
+    return this.leave(node, 'exhausted', this.at, { note: decision.stop.message });
+  }
+
+  /** The retry's delay is over: routing starts afresh, so the accounts called before may be called again. */
+  private retryFired(node: FlowNode, since: string): FlowStepResult {
+    this.tried.length = 0;
+    this.unroutable = null;
+    return this.leave(node, 'retry', since);
   }
 
   private wait(wait: FlowWait): FlowStepResult {

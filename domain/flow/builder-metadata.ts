@@ -21,7 +21,7 @@ const NODE_INFO: Record<FlowNodeType, { label: string; category: string; data: R
   review: { label: 'Manual review', category: 'risk', data: {} },
   capture: { label: 'Capture', category: 'payment', data: {} },
   split: { label: 'Split', category: 'payment', data: {} },
-  retry: { label: 'Retry', category: 'recovery', data: { maxAttempts: 'retries before exhausted', intervalHours: 'wait between retries' } },
+  retry: { label: 'Retry', category: 'recovery', data: { maxAttempts: 'retries before exhausted (1-20)', intervalMinutes: 'wait before each retry (1-43200); the card brand\'s retry budget can exhaust it earlier' } },
   delay: { label: 'Delay', category: 'logic', data: { minutes: 'wait' } },
   webhook: { label: 'Notify webhook', category: 'notify', data: {} },
   approve: { label: 'Approve', category: 'end', data: {} },

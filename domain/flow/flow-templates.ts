@@ -1,6 +1,7 @@
 /**
  * The ready templates a draft may start from (POST /v1/flows `template`). Accounts are left blank: the merchant
- * picks them in the builder, and publishing says which node still needs one.
+ * picks them in the builder (PATCH the draft), and publishing says which node still needs one. Each is a
+ * graph that publishes once its accounts are filled and runs as it reads (test/e2e/flows/flow-triggers.test.ts).
  */
 import type { FlowEdge, FlowGraph, FlowNode, FlowNodeType, FlowTriggerEvent } from './flow-graph';
 
@@ -52,13 +53,13 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
   {
     id: 'recorrencia-com-retentativa',
     name: 'Recorrência com retentativa',
-    description: 'A subscription renewal charged at one acquirer, retried on a reversible decline until the retries run out.',
+    description: 'A subscription renewal charged at one acquirer, retried daily on a reversible decline (3 times at most, within the card brand\'s retry budget).',
     triggerEvent: 'subscription.renewal',
     graph: {
       nodes: [
         node('trigger', 'trigger', 0, 0),
         node('acquirer', 'acquirer', 0, 120, { connectorAccountId: '' }),
-        node('retry', 'retry', 200, 240, { maxAttempts: 3, intervalHours: 24 }),
+        node('retry', 'retry', 200, 240, { maxAttempts: 3, intervalMinutes: 1_440 }),
         node('approve', 'approve', 0, 360),
         node('decline', 'decline', 200, 360),
       ],
@@ -74,17 +75,26 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
   {
     id: 'marketplace-split',
     name: 'Marketplace com split',
-    description: 'Splits the payment among the recipients, then authorizes at an acquirer that executes splits.',
+    description: 'Payments with split rules go to the cheapest acquirer that executes splits (the payment\'s splits travel with the authorization); the others to the main acquirer.',
     triggerEvent: 'payment.authorization_requested',
     graph: {
       nodes: [
         node('trigger', 'trigger', 0, 0),
-        node('split', 'split', 0, 120),
-        node('acquirer', 'acquirer', 0, 240, { connectorAccountId: '' }),
-        node('approve', 'approve', -100, 360),
-        node('decline', 'decline', 100, 360),
+        node('has-splits', 'condition', 0, 120, { field: 'hasSplits', operator: 'eq', value: true }, 'Has split rules'),
+        node('route-split', 'route', -200, 240, { strategy: 'lowest_cost', connectorAccountIds: [] }, 'Split-capable acquirers'),
+        node('acquirer', 'acquirer', 200, 240, { connectorAccountId: '' }, 'Main acquirer'),
+        node('approve', 'approve', 0, 360),
+        node('decline', 'decline', 200, 360),
       ],
-      edges: [edge('trigger', 'split'), edge('split', 'acquirer'), edge('acquirer', 'approve', 'approved'), edge('acquirer', 'decline', 'declined')],
+      edges: [
+        edge('trigger', 'has-splits'),
+        edge('has-splits', 'route-split', 'true'),
+        edge('has-splits', 'acquirer', 'false'),
+        edge('route-split', 'approve', 'approved'),
+        edge('route-split', 'decline', 'declined'),
+        edge('acquirer', 'approve', 'approved'),
+        edge('acquirer', 'decline', 'declined'),
+      ],
     },
   },
 ];

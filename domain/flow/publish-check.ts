@@ -3,17 +3,24 @@
  * take a payment from the trigger to an outcome without guessing. Pure; the caller passes the environment's
  * connector accounts. Problems are returned as data, one per fault, so the builder can mark each of them.
  */
-import { indexGraph, exitPorts, structuralProblems, type FlowGraph, type FlowNode, type FlowNodeType, type FlowTriggerEvent, type GraphProblem } from './flow-graph';
+import { FLOW_TRIGGER_EVENTS, indexGraph, exitPorts, structuralProblems, type FlowGraph, type FlowNode, type FlowNodeType, type FlowTriggerEvent, type GraphProblem } from './flow-graph';
 import { conditionRules, ruleProblem } from './flow-rules';
 
-/** The trigger events a published flow is run for in this version. */
-export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = ['payment.authorization_requested'];
+/**
+ * The trigger events a published flow is run for: every one (payments of invoices, renewals and retries run the flow of
+ * their trigger; manual flows run on POST /v1/flows/{id}/run). See docs/flows.md.
+ */
+export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = FLOW_TRIGGER_EVENTS;
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'webhook', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'webhook', 'retry', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
+
+/** A retry node tries again 1 to 20 times (data.maxAttempts), each after 1 minute to 30 days (data.intervalMinutes). */
+export const MAX_RETRY_ATTEMPTS = 20;
+export const MAX_RETRY_INTERVAL_MINUTES = 43_200;
 
 /** A webhook node's data (the flow.notification's content) as JSON. */
 export const MAX_WEBHOOK_DATA_CHARS = 4_096;
@@ -130,6 +137,22 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         requireWired('approved');
         requireWired('declined');
         break;
+      case 'retry': {
+        const { maxAttempts, intervalMinutes } = node.data;
+        if (typeof maxAttempts !== 'number' || !Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > MAX_RETRY_ATTEMPTS) {
+          problems.push({ param: `${at(node)}.data.maxAttempts`, message: `Node ${node.id}: maxAttempts is a whole number from 1 to ${MAX_RETRY_ATTEMPTS}.` });
+        }
+        if (typeof intervalMinutes !== 'number' || !Number.isInteger(intervalMinutes) || intervalMinutes < 1 || intervalMinutes > MAX_RETRY_INTERVAL_MINUTES) {
+          problems.push({ param: `${at(node)}.data.intervalMinutes`, message: `Node ${node.id}: intervalMinutes is a whole number from 1 to ${MAX_RETRY_INTERVAL_MINUTES}.` });
+        }
+        requireWired('retry');
+        requireWired('exhausted');
+        const again = ports.get('retry');
+        if (again && again.type !== 'acquirer' && again.type !== 'route') {
+          problems.push({ param: `${at(node)}`, message: `Port retry of node ${node.id} must lead back to an acquirer or route node.` });
+        }
+        break;
+      }
       default:
         break;
     }
@@ -140,7 +163,8 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
     const approved = ports.get('approved');
     const declined = ports.get('declined');
     if (approved && approved.type !== 'approve') problems.push({ param: at(node), message: `Port approved of node ${node.id} must lead to an approve node (unwired, it approves).` });
-    if (declined && declined.type !== 'decline') problems.push({ param: at(node), message: `Port declined of node ${node.id} must lead to a decline node (unwired, it declines).` });
+    // A decline ends the sale unless a retry node tries the card again later (within its brand's budget).
+    if (declined && declined.type !== 'decline' && declined.type !== 'retry') problems.push({ param: at(node), message: `Port declined of node ${node.id} must lead to a decline or retry node (unwired, it declines).` });
   }
 
   function routeData(node: FlowNode): void {
@@ -177,7 +201,10 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
       for (const target of next(node).values()) {
         const s = state.get(target.id);
         if (s === 'open') {
-          problems.push({ param: at(target), message: `The flow loops: ${[...path.slice(path.indexOf(target.id)), node.id, target.id].join(' -> ')}.` });
+          // A loop is allowed only through a retry node: its maxAttempts bounds it and its timer paces it.
+          const loop = [...path.slice(path.indexOf(target.id)), node.id];
+          if (loop.some((id) => index.nodes.get(id)?.type === 'retry')) continue;
+          problems.push({ param: at(target), message: `The flow loops: ${[...loop, target.id].join(' -> ')}; only a retry node may lead back.` });
         } else if (s === undefined) {
           visit(target, [...path, node.id]);
         }

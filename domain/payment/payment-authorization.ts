@@ -45,6 +45,8 @@ export interface DeclineInput {
   connectorAccountId: string;
   connectorSlug: string;
   references?: Partial<AcquirerReferences>;
+  /** Why routing stopped after the decline when not at the issuer's word alone (a retry node exhausted: retry-node.ts). */
+  routingStopReason?: string;
   now: Date;
 }
 
@@ -113,7 +115,7 @@ export function decline(payment: PaymentInternals, input: DeclineInput): void {
     s.connectorAccountId = input.connectorAccountId;
     s.connectorSlug = input.connectorSlug;
     s.acquirer = { ...emptyReferences(), ...stripUndefined(input.references ?? {}) };
-    s.routingStopReason = 'issuer_declined';
+    s.routingStopReason = input.routingStopReason ?? 'issuer_declined';
   });
   payment.record('payment.failed');
 }

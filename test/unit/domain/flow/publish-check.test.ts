@@ -68,6 +68,14 @@ function withNode(type: FlowNodeType, data: Record<string, unknown> = {}): FlowG
   );
 }
 
+/** t -> acquirer a -> ok; a declined -> retry r (data) -> a (retry) / no (exhausted); r at index 2. */
+function retryLoop(data: Record<string, unknown>): FlowGraph {
+  return graph(
+    [n('t', 'trigger'), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('r', 'retry', data), n('ok', 'approve'), n('no', 'decline')],
+    [e('t', 'a'), e('a', 'ok', 'approved'), e('a', 'r', 'declined'), e('r', 'a', 'retry'), e('r', 'no', 'exhausted')],
+  );
+}
+
 /** t -> route r (data) -> ok / no; r at index 1. */
 function route(data: Record<string, unknown>): FlowGraph {
   return graph([n('t', 'trigger'), n('r', 'route', data), n('ok', 'approve'), n('no', 'decline')], [e('t', 'r'), e('r', 'ok', 'approved'), e('r', 'no', 'declined')]);
@@ -90,11 +98,38 @@ describe('publish check', () => {
 
       // trigger event
       ...(['invoice.payment_due', 'subscription.renewal', 'payment.retry_requested', 'manual'] as const).map((trigger) => ({
-        name: `trigger event ${trigger} is not runnable (reported alone)`,
-        graph: graph([], []),
+        name: `trigger event ${trigger} publishes like payment.authorization_requested`,
+        graph: minimalGraph(),
         trigger,
-        expected: [{ param: 'triggerEvent', match: new RegExp(`Flows for ${trigger.replace('.', '\\.')} cannot be published in this version: only payment\\.authorization_requested`) }],
+        expected: [],
       })),
+
+      // retry node: the one loop allowed, bounded and paced
+      { name: 'a retry loop back to its acquirer', graph: retryLoop({ maxAttempts: 3, intervalMinutes: 60 }), expected: [] },
+      {
+        name: 'retry data out of bounds',
+        graph: retryLoop({ maxAttempts: 21, intervalMinutes: 0 }),
+        expected: [
+          { param: 'graph.nodes[2].data.maxAttempts', match: /Node r: maxAttempts is a whole number from 1 to 20/ },
+          { param: 'graph.nodes[2].data.intervalMinutes', match: /Node r: intervalMinutes is a whole number from 1 to 43200/ },
+        ],
+      },
+      {
+        name: 'a retry whose ports lead nowhere',
+        graph: graph([n('t', 'trigger'), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('r', 'retry', { maxAttempts: 1, intervalMinutes: 1 })], [e('t', 'a'), e('a', 'r', 'declined')]),
+        expected: [
+          { param: 'graph.nodes[2]', match: /Port retry of node r \(retry\) leads nowhere/ },
+          { param: 'graph.nodes[2]', match: /Port exhausted of node r \(retry\) leads nowhere/ },
+        ],
+      },
+      {
+        name: 'a retry leading back to something else than an acquirer or route',
+        graph: graph(
+          [n('t', 'trigger'), n('v', 'set_variable', { name: 'x', value: 1 }), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('r', 'retry', { maxAttempts: 1, intervalMinutes: 1 }), n('no', 'decline')],
+          [e('t', 'v'), e('v', 'a'), e('a', 'r', 'declined'), e('r', 'v', 'retry'), e('r', 'no', 'exhausted')],
+        ),
+        expected: [{ param: 'graph.nodes[3]', match: /Port retry of node r must lead back to an acquirer or route node/ }],
+      },
 
       // structural problems come first and alone, without the body. prefix
       {
@@ -294,13 +329,13 @@ describe('publish check', () => {
       {
         name: 'acquirer declined leads to another acquirer',
         graph: graph([n('t', 'trigger'), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('b', 'acquirer', { connectorAccountId: 'ca_2' })], [e('t', 'a'), e('a', 'b', 'declined')]),
-        expected: [{ param: 'graph.nodes[1]', match: /Port declined of node a must lead to a decline node/ }],
+        expected: [{ param: 'graph.nodes[1]', match: /Port declined of node a must lead to a decline or retry node/ }],
       },
       {
         name: 'acquirer declined leads to approve (also an approve without authorization)',
         graph: graph([n('t', 'trigger'), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('ok', 'approve')], [e('t', 'a'), e('a', 'ok', 'declined')]),
         expected: [
-          { param: 'graph.nodes[1]', match: /Port declined of node a must lead to a decline node/ },
+          { param: 'graph.nodes[1]', match: /Port declined of node a must lead to a decline or retry node/ },
           { param: 'graph.nodes[2]', match: /Approve node ok is reached from a \(declined\) without an authorization/ },
         ],
       },
@@ -309,7 +344,7 @@ describe('publish check', () => {
         graph: graph([n('t', 'trigger'), n('r', 'route', { strategy: 'priority', connectorAccountIds: ['ca_1'] }), n('ok', 'approve'), n('no', 'decline')], [e('t', 'r'), e('r', 'no', 'approved'), e('r', 'ok', 'declined')]),
         expected: [
           { param: 'graph.nodes[1]', match: /Port approved of node r must lead to an approve node/ },
-          { param: 'graph.nodes[1]', match: /Port declined of node r must lead to a decline node/ },
+          { param: 'graph.nodes[1]', match: /Port declined of node r must lead to a decline or retry node/ },
           { param: 'graph.nodes[2]', match: /Approve node ok is reached from r \(declined\)/ },
         ],
       },
@@ -351,7 +386,7 @@ describe('publish check', () => {
           [n('t', 'trigger'), n('v', 'set_variable', { name: 'x', value: 1 }), n('c', 'condition', { field: 'variables.x', operator: 'gt', value: 0 }), n('a', 'acquirer', { connectorAccountId: 'ca_1' })],
           [e('t', 'v'), e('v', 'c'), e('c', 'v', 'true'), e('c', 'a', 'false')],
         ),
-        expected: [{ param: 'graph.nodes[1]', match: /The flow loops: v -> c -> v\./ }],
+        expected: [{ param: 'graph.nodes[1]', match: /The flow loops: v -> c -> v; only a retry node may lead back\./ }],
       },
       {
         name: 'a loop of error ports',
@@ -359,12 +394,12 @@ describe('publish check', () => {
           [n('t', 'trigger'), n('a1', 'acquirer', { connectorAccountId: 'ca_1' }), n('a2', 'acquirer', { connectorAccountId: 'ca_2' })],
           [e('t', 'a1'), e('a1', 'a2', 'error'), e('a2', 'a1', 'error')],
         ),
-        expected: [{ param: 'graph.nodes[1]', match: /The flow loops: a1 -> a2 -> a1\./ }],
+        expected: [{ param: 'graph.nodes[1]', match: /The flow loops: a1 -> a2 -> a1; only a retry node/ }],
       },
       {
         name: 'a loop back to the trigger',
         graph: graph([n('t', 'trigger'), n('a', 'acquirer', { connectorAccountId: 'ca_1' })], [e('t', 'a'), e('a', 't', 'error')]),
-        expected: [{ param: 'graph.nodes[0]', match: /The flow loops: t -> a -> t\./ }],
+        expected: [{ param: 'graph.nodes[0]', match: /The flow loops: t -> a -> t; only a retry node/ }],
       },
       {
         name: 'a diamond (two paths into one node) is not a loop',
@@ -443,17 +478,25 @@ describe('publish check', () => {
       });
     });
 
-    it('template recorrencia-com-retentativa cannot be published (subscription.renewal is not run yet)', () => {
+    it('template recorrencia-com-retentativa (subscription.renewal, a retry loop) publishes once its account is filled', () => {
       const template = flowTemplate('recorrencia-com-retentativa')!;
-      expectProblems(publishProblems(template.graph, template.triggerEvent, ACCOUNTS), [{ param: 'triggerEvent', match: /subscription\.renewal cannot be published/ }]);
+      expect(template.triggerEvent).to.equal('subscription.renewal');
+      expectProblems(publishProblems(template.graph, template.triggerEvent, ACCOUNTS), [{ param: 'graph.nodes[1].data.connectorAccountId', match: /Node acquirer \(acquirer\) needs a connector account id/ }]);
+      const filled: FlowGraph = structuredClone(template.graph);
+      filled.nodes.find((node) => node.id === 'acquirer')!.data.connectorAccountId = 'ca_1';
+      expect(publishProblems(filled, template.triggerEvent, ACCOUNTS)).to.deep.equal([]);
     });
 
-    it('template marketplace-split: its split node is not runnable and its account is blank', () => {
+    it('template marketplace-split names its blank accounts, and publishes once they are filled', () => {
       const template = flowTemplate('marketplace-split')!;
       expectProblems(publishProblems(template.graph, template.triggerEvent, ACCOUNTS), [
-        { param: 'graph.nodes[1].type', match: /split nodes cannot run in this version/ },
-        { param: 'graph.nodes[2].data.connectorAccountId', match: /Node acquirer \(acquirer\) needs a connector account id/ },
+        { param: 'graph.nodes[2].data.connectorAccountIds', match: /Node route-split: connectorAccountIds lists 1 to 20 accounts/ },
+        { param: 'graph.nodes[3].data.connectorAccountId', match: /Node acquirer \(acquirer\) needs a connector account id/ },
       ]);
+      const filled: FlowGraph = structuredClone(template.graph);
+      filled.nodes.find((node) => node.id === 'route-split')!.data.connectorAccountIds = ['ca_1', 'ca_2'];
+      filled.nodes.find((node) => node.id === 'acquirer')!.data.connectorAccountId = 'ca_3';
+      expect(publishProblems(filled, template.triggerEvent, ACCOUNTS)).to.deep.equal([]);
     });
   });
 
