@@ -27,13 +27,14 @@ export class BillingOverview {
       const companyId = await this.deps.billing.companyOf(tx, organizationId);
       if (!companyId) throw new NotFoundError('organization', organizationId);
       const subscription = await this.deps.billing.subscription(tx, companyId);
-      const productionPayments = await this.deps.billing.livePayments(tx, companyId, bounds.start, now);
-      const sandboxPayments = await this.deps.billing.sandboxPayments(tx, companyId, bounds.start, now);
+      // Counted to the month's end: nothing is created after now, and a payment made this very instant is included.
+      const productionPayments = await this.deps.billing.livePayments(tx, companyId, bounds.start, bounds.end);
+      const sandboxPayments = await this.deps.billing.sandboxPayments(tx, companyId, bounds.start, bounds.end);
       const previousProduction = await this.deps.billing.livePayments(tx, companyId, previousBounds.start, previousBounds.end);
       const invoices = await this.deps.billing.invoices(tx, companyId);
       const previousInvoice = invoices.find((invoice) => invoice.kind === 'monthly' && invoice.month === previous) ?? null;
 
-      const billed = subscription ? await monthLines(this.deps.billing, tx, subscription, month, timeZone, now) : { livePayments: 0, lines: [] };
+      const billed = subscription ? await monthLines(this.deps.billing, tx, subscription, month, timeZone, bounds.end) : { livePayments: 0, lines: [] };
       const partialTotal = linesTotalCents(billed.lines);
       const projected = projectedPayments(billed.livePayments, daysElapsed(month, now, timeZone), daysInMonth(month));
       const projectedLines = subscription

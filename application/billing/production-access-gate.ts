@@ -5,6 +5,9 @@ import type { PlatformBillingRepository } from '../../domain/ports/platform-bill
 import type { Transaction } from '../../domain/ports/transactor';
 import { DomainError } from '../../domain/shared/domain-error';
 
+/** An upper bound PostgreSQL's timestamptz accepts (JavaScript's largest date is past its range). */
+const END_OF_TIME = new Date('9999-12-31T00:00:00.000Z');
+
 /**
  * Counts each live payment inside its creation's first transaction and refuses it when neither the free trial nor a
  * paid plan allows production. The refusal rolls tx1 back, so nothing was saved and nothing goes to an acquirer.
@@ -30,7 +33,7 @@ export class ProductionAccessGate implements ProductionUsage {
 
   async livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number> {
     const companyId = (await this.billing.companyOf(tx, organizationId)) ?? organizationId;
-    return this.billing.livePayments(tx, companyId, since, new Date(8.64e15));
+    return this.billing.livePayments(tx, companyId, since, END_OF_TIME);
   }
 }
 
