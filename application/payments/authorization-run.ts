@@ -135,7 +135,7 @@ export class AuthorizationRun {
     let output: AuthorizeOutput;
     try {
       // The method's acquirer call (domain/payment/methods): a Pix or boleto request carries its charge's options.
-      if (request.bankCharge) return this.chargeResult(attemptId, account, started, await issueBankCharge(gateway, credentials, attemptId, request, request.bankCharge, this.deps.qrCodes));
+      if (request.bankCharge) return this.chargeResult(attemptId, account, started, await issueBankCharge(gateway, credentials, attemptId, request, request.bankCharge, this.deps.qrCodes, started));
       if (!request.source) throw new Error(`payment ${request.paymentId} has neither a card nor a bank charge to send`);
       output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account), source: request.source });
     } catch (error) {

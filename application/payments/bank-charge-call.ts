@@ -19,14 +19,18 @@ export async function issueBankCharge(
   idempotencyKey: string,
   request: AuthorizeRequest,
   options: BankChargeOptions,
-  qrCodes?: QrCodeRenderer,
+  qrCodes: QrCodeRenderer | undefined,
+  now: Date,
 ): Promise<IssuedCharge> {
   const common = { credentials, idempotencyKey, paymentId: request.paymentId, amount: request.amount, ...(request.customer ? { customer: request.customer } : {}) };
   if (options.methodType === 'pix') {
     const output = await gateway.createPixCharge({ ...common, expiresInSeconds: options.expiresInSeconds });
     if (output.status !== 'awaiting_payment' || !output.pix?.qrCode) return refusal(output);
     const qrCodeImage = qrCodes ? await qrCodes.pngDataUrl(output.pix.qrCode) : undefined;
-    const charge: PixCharge = { type: 'pix', qrCode: output.pix.qrCode, ...(qrCodeImage ? { qrCodeImage } : {}), expiresAt: expiryOf(output) };
+    // The merchant asked for a lifetime from now: the service's clock decides when it is over (it then removes the
+    // charge at the bank), so a bank whose clock runs late cannot keep a charge open past what the merchant was told.
+    const expiresAt = new Date(now.getTime() + options.expiresInSeconds * 1000).toISOString();
+    const charge: PixCharge = { type: 'pix', qrCode: output.pix.qrCode, ...(qrCodeImage ? { qrCodeImage } : {}), expiresAt };
     return { kind: 'issued', acquirerPaymentId: output.acquirerPaymentId, charge };
   }
   const output = await gateway.createBoleto({

@@ -8,7 +8,8 @@ import type { PaymentDeps } from '../../application/payments/payment-deps';
 import { ReceiveBankNotice } from '../../application/payments/receive-bank-notice';
 import type { ConnectorAccountDirectory } from '../../domain/ports/connector-account-directory';
 import type { RouteDefinition } from '../../edge/http/route';
-import { bankNoticeRoutes } from '../../edge/routes/bank-notices.routes';
+import { bankChargeRoutes } from '../../edge/routes/bank-charges.routes';
+import { BankChargeOperations } from '../../application/payments/bank-charge-operations';
 import { SqlBankChargePayments } from '../persistence/bank-charge-payments.repository';
 import type { Core } from './core';
 import type { BackgroundWorker } from './module';
@@ -16,6 +17,8 @@ import { taskPoolWorker } from './task-pool-worker';
 
 export interface BankChargeParts {
   readonly checks: CheckBankCharges;
+  /** Void of an open charge (asks the bank first) and the sandbox's simulate. */
+  readonly operations: BankChargeOperations;
   readonly routes: readonly RouteDefinition[];
   readonly workers: readonly BackgroundWorker[];
   /** A charge outcome an adapter reported (core.v1 ReportChargeOutcome): checked with the bank, never trusted. */
@@ -31,9 +34,11 @@ export function bankChargeParts(
   const checks = new CheckBankCharges(deps, { owner: core.ids.next('bcp_'), leaseMs: (deps.recovery?.graceMs ?? 30_000) });
   const logCheckFailure = (error: unknown, paymentId: string) => core.logger.error({ err: error, paymentId }, 'checking a bank charge failed');
   const notices = new ReceiveBankNotice(deps, directory, new SqlBankChargePayments(), checks, logCheckFailure);
+  const operations = new BankChargeOperations(deps, checks, (slug) => directory.sandboxSimulator(slug));
   return {
     checks,
-    routes: bankNoticeRoutes({ notices }),
+    operations,
+    routes: bankChargeRoutes({ notices, operations }),
     workers: [
       taskPoolWorker({
         name: 'bank-charge-polling',

@@ -222,7 +222,7 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         ...paymentRoutes({
           create: new CreatePayment(deps),
           capture: new CapturePayment(deps),
-          void: new VoidPayment(deps),
+          void: new VoidPayment(deps, bankCharges.operations),
           refund: new RefundPayment(deps),
           get: new GetPayment(deps),
           list: new ListPayments(deps),

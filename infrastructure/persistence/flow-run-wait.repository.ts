@@ -46,7 +46,8 @@ export class SqlFlowRunWaitRepository implements FlowRunWaitRepository {
   }
 
   async claimDue(tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number; kinds?: readonly FlowRunWait['kind'][] }): Promise<ClaimedFlowRunWait[]> {
-    const kinds = input.kinds ?? null;
+    // A PostgreSQL array literal: a JS array would be expanded into a list of parameters (the kinds are our own names).
+    const kinds = input.kinds ? `{${input.kinds.join(',')}}` : null;
     const rows = await entityManager(tx).execute<WaitRow[]>(
       `update flow_run_waits w set lease_owner = ?, lease_until = ?
         where w.payment_id in (

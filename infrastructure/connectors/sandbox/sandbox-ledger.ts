@@ -39,6 +39,8 @@ export interface ChargeRecord {
   status: ChargeState;
   paidAt?: string;
   readonly expiresAt: string;
+  /** Pix only: returned to the payer so far (devolução), minor units. */
+  refundedAmount?: number;
 }
 
 /** Raw codes of the sandbox's own refusals (issuer codes come from the scenario table). */
@@ -48,6 +50,7 @@ export const SANDBOX_OPERATION_CODES = {
   invalidState: 'invalid_state',
   exceedsAuthorized: 'amount_exceeds_authorized',
   exceedsCaptured: 'amount_exceeds_captured',
+  refundNotSupported: 'refund_not_supported',
 } as const;
 
 const random = new RandomPool();
@@ -201,8 +204,13 @@ export class SandboxLedger {
     return approved(record.amount);
   }
 
-  /** amount 0 refunds what remains of the capture; several partial refunds may add up to it. */
+  /**
+   * amount 0 refunds what remains of the capture; several partial refunds may add up to it. A paid Pix charge is
+   * returned to the payer the same way (devolução); a boleto cannot be: the bank has no way back to the payer.
+   */
   refund(merchantId: string, id: string, amount: number): OperationResponse {
+    const charge = this.charge(merchantId, id);
+    if (charge) return this.refundCharge(charge, amount);
     const record = this.card(merchantId, id);
     if (!record) return declined(SANDBOX_OPERATION_CODES.notFound, 'No such payment');
     if (record.status !== 'captured') return declined(SANDBOX_OPERATION_CODES.invalidState, `The payment is ${record.status}`);
@@ -212,6 +220,16 @@ export class SandboxLedger {
       return declined(SANDBOX_OPERATION_CODES.exceedsCaptured, 'Refund amount exceeds what remains of the capture');
     }
     record.refundedAmount += toRefund;
+    return approved(toRefund);
+  }
+
+  private refundCharge(charge: ChargeRecord, amount: number): OperationResponse {
+    if (charge.kind === 'boleto') return declined(SANDBOX_OPERATION_CODES.refundNotSupported, 'A boleto cannot be refunded through the bank');
+    if (charge.status !== 'paid') return declined(SANDBOX_OPERATION_CODES.invalidState, `The charge is ${charge.status}`);
+    const remaining = charge.amount - (charge.refundedAmount ?? 0);
+    const toRefund = amount === 0 ? remaining : amount;
+    if (toRefund <= 0 || toRefund > remaining) return declined(SANDBOX_OPERATION_CODES.exceedsCaptured, 'Refund amount exceeds what remains of the Pix');
+    charge.refundedAmount = (charge.refundedAmount ?? 0) + toRefund;
     return approved(toRefund);
   }
 
