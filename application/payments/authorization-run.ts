@@ -12,7 +12,8 @@ import { flowFactsOf, routingProjectionOf } from '../../domain/flow-run/payment-
 import { indexGraph, type FlowGraph } from '../../domain/flow/flow-graph';
 import type { RoutableAccount } from '../../domain/payment/routing/direct-routing';
 import type { Payment } from '../../domain/payment/payment';
-import type { AcquirerFraudAnalysis, AuthorizeOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerFraudAnalysis, AuthorizeOutput, ThreeDsAuthentication } from '../../domain/ports/acquirer-gateway';
+import { THREE_DS_TIMEOUT_SECONDS } from '../../domain/payment/payment-three-ds';
 import type { PaymentConnectorAccount } from '../../domain/ports/payment-connectors';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -73,11 +74,16 @@ export interface DriveInput {
   readonly from: FlowStepResult;
   readonly intents: AttemptIntents;
 }
+  /**
+   * The cardholder's 3DS authentication for the acquirer (CAVV, XID, ECI), when the run goes on from an authenticated
+   * three_ds node. Held in memory for these calls only: it is not part of the request saved for recovery or waits.
+   */
+  readonly threeDs?: ThreeDsAuthentication;
 
 /** What a payment's run steps over: its graph, what it knows of the payment, the environment's accounts. */
 export function runContext(payment: Payment, graph: FlowGraph, accounts: readonly RoutableAccount[], random: () => number): DriveInput['context'] {
   const p = payment.view();
-  return { graph: indexGraph(graph), payment: routingProjectionOf(p), facts: flowFactsOf(p), accounts, random };
+  return { graph: indexGraph(graph), payment: routingProjectionOf(p), facts: flowFactsOf(p), accounts, random, threeDsTimeoutSeconds: THREE_DS_TIMEOUT_SECONDS };
 }
 
 export class AuthorizationRun {
@@ -91,7 +97,7 @@ export class AuthorizationRun {
     while (step.action.kind === 'call_acquirer') {
       const { accountId, attemptId } = step.action;
       if (!(await input.intents.beforeCall(accountId, attemptId))) return { step, attempts, decision, lastFailure, handedOver: true };
-      const result = await this.call(input.scope, input.request, input.card, attemptId, accountId);
+      const result = await this.call(input.scope, input.request, input.card, attemptId, accountId, input.threeDs);
       attempts.push(result.attempt);
       if (result.decision) decision = result.decision;
       if (result.failure) lastFailure = result.failure;
@@ -111,7 +117,7 @@ export class AuthorizationRun {
   }
 
   /** One Authorize to one account with one attempt id; every way it can end, as the run's input. */
-  private async call(scope: TenantScope, request: AuthorizeRequest, card: CardIdentity | null, attemptId: string, accountId: string): Promise<CallResult> {
+  private async call(scope: TenantScope, request: AuthorizeRequest, card: CardIdentity | null, attemptId: string, accountId: string, threeDs?: ThreeDsAuthentication): Promise<CallResult> {
     let opened: Awaited<ReturnType<PaymentDeps['connectors']['open']>>;
     let openFailure: string | null = null;
     try {
@@ -137,7 +143,7 @@ export class AuthorizationRun {
       // The method's acquirer call (domain/payment/methods): a Pix or boleto request carries its charge's options.
       if (request.bankCharge) return this.chargeResult(attemptId, account, started, await issueBankCharge(gateway, credentials, attemptId, request, request.bankCharge, this.deps.qrCodes, started));
       if (!request.source) throw new Error(`payment ${request.paymentId} has neither a card nor a bank charge to send`);
-      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account), source: request.source });
+      output = await gateway.authorize({ credentials, idempotencyKey: attemptId, ...requestForAccount(request, account), source: request.source, ...(threeDs ? { threeDs } : {}) });
     } catch (error) {
       const latencyMs = this.deps.clock.now().getTime() - started.getTime();
       const message = error instanceof Error ? error.message : String(error);

@@ -67,6 +67,10 @@ export class ConfirmCheckout {
     }
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: p.clientIp, deviceId: p.deviceId });
     const [accounts, flow, customer] = await Promise.all([this.deps.connectors.accounts(scope), this.flowOf(scope, p.flowId), this.customerOf(scope, p.customerId)]);
+    // Spec, creation rule 5: debit is charged only after the cardholder authenticates, at a published flow's three_ds node.
+    if (p.methodType === 'debit_card' && !flow?.graph.nodes.some((node) => node.type === 'three_ds')) {
+      throw new DomainError('checkout_not_configured', 'A debit card payment needs a published flow with a three_ds node (the cardholder authenticates before the debit); publish one, or take the payment as card.');
+    }
     const card: CardSummary = {
       brand: command.card.brand ?? null,
       bin: command.card.bin ?? null,

@@ -4,6 +4,7 @@ import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/pay
 import type { NewEvent } from '../../domain/ports/event-outbox';
 import { reviewOf } from '../../domain/flow-run/flow-review';
 import { bankChargeAction } from './bank-charge-action';
+import { threeDsAction } from './three-ds-action';
 import { publicCheckout, type CheckoutState } from '../../domain/payment/payment-checkout';
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
@@ -49,7 +50,7 @@ export function paymentObject(p: PaymentPrimitives) {
     refundedAmount: p.refundedAmount,
     refundStatus: p.refundStatus,
     clientSecret: null as string | null,
-    nextAction: bankChargeAction(p),
+    nextAction: bankChargeAction(p) ?? threeDsAction(p),
     actionExpiresAt: p.checkout?.expiresAt ?? null,
     checkout: p.checkout ? publicCheckout(p.checkout) : null,
     decline: p.decline,

@@ -13,6 +13,8 @@ import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox } from './payment-object';
+import { threeDsAction } from './three-ds-action';
+import { awaitsThreeDs } from '../../domain/payment/payment-three-ds';
 
 /** The sandbox connector: the only one whose browser tokenization and confirmation the service runs itself. */
 export const SANDBOX_CONNECTOR_SLUG = 'sandbox';
@@ -160,8 +162,9 @@ export function publicPaymentView(p: PaymentPrimitives, merchantName: string | n
     description: p.description,
     merchant: { name: merchantName },
     canSaveCard: p.customerId !== null,
-    nextAction: null,
-    actionExpiresAt: awaiting ? (p.checkout?.expiresAt ?? null) : null,
+    nextAction: threeDsAction(p),
+    // While the buyer authenticates, the 3DS deadline is the one that counts.
+    actionExpiresAt: awaitsThreeDs(p) ? (p.threeDs?.expiresAt ?? null) : awaiting ? (p.checkout?.expiresAt ?? null) : null,
     decline: p.decline ? { reason: p.decline.reason, consumerMessage: p.decline.consumerMessage, consumerMessages: p.decline.consumerMessages } : null,
     cardAttempts: checkout ? { used: checkout.attemptsUsed, remaining: checkout.attemptsRemaining, max: checkout.attemptsMax } : null,
     checkout: checkout ? { endedBy: checkout.endedBy } : null,

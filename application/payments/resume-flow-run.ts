@@ -11,6 +11,7 @@ import { priorityRouteGraph } from '../../domain/flow-run/direct-graph';
 import type { FlowRunState } from '../../domain/flow-run/flow-run';
 import { stepFlowRun, type FlowRunInput } from '../../domain/flow-run/flow-step';
 import type { FlowGraph } from '../../domain/flow/flow-graph';
+import type { ThreeDsAuthentication } from '../../domain/ports/acquirer-gateway';
 import type { ClaimedFlowRunWait, FlowRunWait } from '../../domain/ports/flow-run-waits';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -33,6 +34,11 @@ export interface ResumeFlowRunCommand {
    */
   readonly expectedWait?: Pick<FlowRunWait, 'kind' | 'nodeId'>;
 }
+  /**
+   * A three_ds_result: the ECI the payment keeps, and the authentication the acquirer is sent with the authorization
+   * (CAVV, XID) in memory only: neither the wait row nor the routing lease's saved request ever holds it.
+   */
+  readonly threeDs?: { readonly eci: string | null; readonly authentication?: ThreeDsAuthentication };
 
 export class ResumeFlowRun {
   private readonly runner: AuthorizationRun;
@@ -64,6 +70,8 @@ export class ResumeFlowRun {
       const step = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
       await waits.release(tx, paymentId);
       let lease: RoutingLease | null = null;
+      // The buyer's 3DS result takes the payment back to processing before the run's next move is settled.
+      if (input.kind === 'three_ds_result') payment.recordThreeDsResult({ exit: input.result, eci: command.threeDs?.eci ?? null, now });
       if (step.action.kind === 'call_acquirer') {
         payment.advanceRun(step.run, now);
         const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId };
@@ -85,7 +93,8 @@ export class ResumeFlowRun {
     const intents = lease ? lease.intents([first], { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
     const source = request.source;
     const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
-    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents });
+    const authentication = command.threeDs?.authentication;
+    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents, ...(authentication ? { threeDs: authentication } : {}) });
     if (driven.handedOver) {
       const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
       return paymentObject(current!.toPrimitives());

@@ -33,8 +33,16 @@ export function settleRunOutcome(payment: Payment, driven: Pick<DrivenRun, 'step
       now,
     });
   }
+  // A three_ds node: the buyer authenticates now; the run's wait row holds the deadline (requires_action, nextAction three_ds).
+  if (step.action.kind === 'wait' && step.action.wait.kind === 'three_ds_result' && payment.status === 'processing') {
+    payment.requireThreeDs({ expiresAt: step.action.wait.expiresAt, now });
+  }
   if (step.action.kind !== 'end') return;
   const outcome = step.action.outcome;
+  // The authentication time passed before the buyer's 3DS result: the payment is closed (canceled).
+  if (payment.status === 'requires_action' && payment.view().threeDs?.status === 'pending' && outcome.reason === 'authentication_expired') {
+    return payment.expireThreeDs({ message: outcome.message, now });
+  }
   // Pix or boleto: the run left its bank_notice wait by the bank's confirmation (approved exit) or the charge lapsed.
   if (payment.status === 'requires_action' && payment.view().bankCharge) {
     if (outcome.result === 'approved') return payment.confirmBankPayment({ paidAmount: payment.amount, now });
@@ -79,5 +87,7 @@ function errorOf(outcome: FlowRunOutcome, decision: AcquirerDecision | null, las
 function routingErrorCode(reason: string): string {
   if (reason === 'split_not_supported') return 'split_not_supported';
   if (reason === 'declined_by_flow') return 'declined_by_flow';
+  // A debit card that reached an acquirer without an authenticated three_ds node is not charged (creation rule 5).
+  if (reason === 'authentication_required') return 'authentication_required';
   return 'no_connector_available';
 }

@@ -21,6 +21,10 @@ export const SUPPORTED_CAPABILITIES = [
   'antifraud',
   /** The transparent checkout: the buyer's card tokenized in the browser (sandbox vault), then confirmed. */
   'browser_tokenization',
+  /** 3-D Secure at a flow's three_ds node: the buyer authenticates in the checkout, the ECI decides the exit (docs/checkout.md). */
+  'three_ds',
+  /** Debit cards: transparent checkout only, charged after the cardholder authenticates at a three_ds node. */
+  'debit_card',
   /** Pix charges (BR Code), captured when the bank confirms them (docs/pix-boleto.md). */
   'pix',
   /** Boletos, captured when the bank confirms them (docs/pix-boleto.md). */

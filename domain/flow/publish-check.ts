@@ -13,7 +13,7 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = FLOW_TRIGGER_EVENTS;
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'delay', 'review', 'webhook', 'retry', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'delay', 'review', 'webhook', 'retry', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
@@ -118,6 +118,12 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
       case 'route':
         routeData(node);
         outcomePorts(node);
+        break;
+      case 'three_ds':
+        // The account that authenticates (an acquirer with the three_ds capability, checked when the node runs:
+        // capabilities are the adapter's); every exit is wired, so a result never leaves the run nowhere.
+        account(node, node.data.connectorAccountId, 'data.connectorAccountId');
+        for (const port of ['authenticated', 'failed', 'unavailable']) requireWired(port);
         break;
       case 'delay': {
         const minutes = node.data.minutes;

@@ -2,6 +2,7 @@
  * The payment's recorded shape and its value types: what is stored, shown and carried by events. The behaviour over
  * it lives in the Payment aggregate (payment.ts) and the concerns it delegates to (payment-*.ts).
  */
+import type { ThreeDsExit } from './three-ds-eci';
 import type { Environment } from '../shared/environment';
 import type { ConsumerMessage, Reversibility, RetryAction } from './decline/decline-classification';
 import type { PaymentStatus } from './payment.transitions';
@@ -160,6 +161,19 @@ export interface SplitEntry {
   refundedAmount: number;
 }
 
+export type ThreeDsStatus = 'pending' | ThreeDsExit | 'expired';
+
+/** The payment's 3DS step (payment-three-ds.ts): pending while the buyer authenticates, then the node's exit (or expired). */
+export interface ThreeDsState {
+  status: ThreeDsStatus;
+  requestedAt: string;
+  /** The authentication deadline; null when the run has none. */
+  expiresAt: string | null;
+  /** The card network's ECI as the result reported it (not a secret: it says what was proven). */
+  eci: string | null;
+  resolvedAt: string | null;
+}
+
 /** Why a transparent checkout ended without an approval (spec: checkout.endedBy). */
 export type CheckoutEndedBy = 'irreversible' | 'attempt_limit' | 'expired' | 'not_issuer_decline';
 
@@ -242,6 +256,8 @@ export interface PaymentPrimitives {
   expiryActionRefusal: { at: string; message: string } | null;
   /** Transparent checkout payments only (payment-checkout.ts); absent or null otherwise. */
   checkout?: CheckoutState | null;
+  /** The 3DS step of a card payment whose flow has a three_ds node (payment-three-ds.ts); absent or null otherwise. */
+  threeDs?: ThreeDsState | null;
   createdAt: string;
   updatedAt: string;
 }

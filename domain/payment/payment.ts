@@ -7,6 +7,7 @@ import type { AttemptReconciliation, OperationType, PaymentAction, PaymentAttemp
 import { PaymentInternals } from './payment-internals';
 import { isLegacyFlowRecord, runOfLegacyRecord } from '../flow-run/legacy-run';
 import type { FlowRunState } from '../flow-run/flow-run';
+import type { ThreeDsExit } from './three-ds-eci';
 import { newCardPaymentState, type CreateCardPaymentInput } from './payment-creation';
 import * as authorization from './payment-authorization';
 import * as operations from './payment-operations';
@@ -14,6 +15,7 @@ import * as expiry from './payment-expiry';
 import * as fraudReview from './payment-fraud-review';
 import * as checkout from './payment-checkout';
 import * as bankCharge from './payment-bank-charge';
+import * as threeDs from './payment-three-ds';
 
 // The aggregate's vocabulary, importable from here as before the aggregate was split by concern.
 export { CURRENCIES, MAX_PAYMENT_AMOUNT, METHOD_TYPES, MIT_TYPES, isOutcomeUnknown } from './payment.primitives';
@@ -194,6 +196,23 @@ export class Payment {
   /** Emits payment.checkout_not_configured once per reason; false when this reason was already reported. */
   recordCheckoutNotConfigured(input: checkout.CheckoutNotConfiguredInput): boolean {
     return checkout.recordCheckoutNotConfigured(this.internals, input);
+  }
+
+  // ---- 3-D Secure (payment-three-ds.ts) ----------------------------------------------------------------------
+
+  /** The run waits for the buyer's 3DS result: requires_action (nextAction three_ds) until the deadline. */
+  requireThreeDs(input: { readonly expiresAt: string | null; readonly now: Date }): void {
+    threeDs.requireThreeDs(this.internals, input);
+  }
+
+  /** The 3DS result arrived in time: processing again, the flow goes on from the node's exit. */
+  recordThreeDsResult(input: { readonly exit: ThreeDsExit; readonly eci: string | null; readonly now: Date }): void {
+    threeDs.recordThreeDsResult(this.internals, input);
+  }
+
+  /** The authentication time passed: canceled, payment.canceled. */
+  expireThreeDs(input: { readonly message: string; readonly now: Date }): void {
+    threeDs.expireThreeDs(this.internals, input);
   }
 
   // ---- merchant operations (payment-operations.ts) ------------------------------------------------------------

@@ -106,6 +106,22 @@ export interface AuthorizeInput {
   readonly fraudData?: AcquirerFraudData;
   readonly splits?: readonly AcquirerSplit[];
   readonly threeDsAuthenticationId?: string;
+  /** The cardholder's 3DS authentication, sent with the authorization and never stored by the core. */
+  readonly threeDs?: ThreeDsAuthentication;
+}
+
+/**
+ * What a 3-D Secure authentication proves, as the acquirer takes it with the authorization (proto AuthorizeRequest
+ * three_ds_*). CAVV and XID are authentication values: passed through in memory, never saved, logged or returned.
+ */
+export interface ThreeDsAuthentication {
+  /** The 3DS server's reference of the authentication (three_ds_authentication_id). */
+  readonly authenticationId: string;
+  readonly eci: string;
+  readonly cavv?: string;
+  readonly xid?: string;
+  /** The 3DS protocol version, e.g. 2.2.0. */
+  readonly version?: string;
 }
 
 /** Acquirer-side identifiers of an authorization (searchable by merchants; used for later operations). */

@@ -6,18 +6,21 @@
 import type { ConfirmCheckout, ConfirmCheckoutCommand } from '../../application/payments/confirm-checkout';
 import { merchantPaymentObject, revealWith } from '../../application/payments/payment-object';
 import { publicPaymentView, type CheckoutPass, type PublicCheckout } from '../../application/payments/public-checkout';
+import type { SubmitThreeDsResult } from '../../application/payments/submit-three-ds-result';
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import { refuseCardDataInText, refuseSensitiveCardData } from '../../domain/payment/sensitive-card-data';
 import { HttpError } from '../http/errors';
 import { tenantScopeOf } from '../http/principal';
 import type { TenantScope } from '../../domain/shared/environment';
+import type { ThreeDsOutcome } from '../../domain/payment/three-ds-eci';
 import { defineRoute, type ApiRequest, type ArrivalRateLimitRule, type CredentialRequest, type RouteDefinition } from '../http/route';
-import { confirmCheckoutBody, publicPaymentResponse, tokenizationSessionResponse } from './checkout.schemas';
+import { confirmCheckoutBody, publicPaymentResponse, threeDsResultBody, tokenizationSessionResponse } from './checkout.schemas';
 import { paymentResponse } from './payments.schemas';
 
 export interface CheckoutRouteDeps {
   readonly confirm: ConfirmCheckout;
   readonly publicCheckout: PublicCheckout;
+  readonly threeDs: SubmitThreeDsResult;
   readonly secrets: CheckoutSecrets;
   readonly merchantName: (organizationId: string) => Promise<string | null>;
 }
@@ -97,6 +100,32 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): RouteDefinition[] {
         await deps.publicCheckout.assertBrowserConfirmable(pass);
         const confirmed = await deps.confirm.execute(confirmCommand(request, 'browser'));
         return { body: publicPaymentView(confirmed, await deps.merchantName(pass.scope.organizationId)) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/public/payments/:id/three-ds', operationId: 'submitPublicThreeDsResult', response: publicPaymentResponse, tag: 'Checkout',
+      auth: 'custom', authenticate, arrivalRateLimits: [perPayment('checkout.three_ds', 10)],
+      summary: 'Send the buyer\'s 3DS result (Service-Client-Secret, Idempotency-Key)',
+      description:
+        'Valid while the payment is requires_action with nextAction three_ds and before nextAction.expiresAt. The card network\'s ECI decides the three_ds node\'s exit ' +
+        '(Visa 05 / Mastercard 02 authenticated; 06 / 01 attempted and the rest unavailable; 07 / 00 or outcome failure failed); the flow resumes and the answer is the payment as it ended. ' +
+        'CAVV and XID go to the acquirer with the authorization and are never stored. 409 when the payment does not await 3DS; 410 once the authentication time is over (the payment is closed). Limit 10 per hour per payment.',
+      successStatus: 201, idempotent: true, body: threeDsResultBody,
+      handler: async (request) => {
+        if (!request.headers['idempotency-key']) throw new HttpError('validation_failed', 'Send an Idempotency-Key with the 3DS result.', { param: 'header.Idempotency-Key' });
+        const pass = passOf(request);
+        const body = request.body as Record<string, string | undefined>;
+        const ended = await deps.threeDs.execute({
+          scope: pass.scope,
+          paymentId: pass.paymentId,
+          outcome: body.outcome as ThreeDsOutcome,
+          ...(body.eci ? { eci: body.eci } : {}),
+          ...(body.cavv ? { cavv: body.cavv } : {}),
+          ...(body.xid ? { xid: body.xid } : {}),
+          ...(body.version ? { version: body.version } : {}),
+          ...(body.referenceId ? { referenceId: body.referenceId } : {}),
+        });
+        return { body: publicPaymentView(ended, await deps.merchantName(pass.scope.organizationId)) };
       },
     }),
   ];

@@ -1,6 +1,7 @@
 /** Bodies of the transparent checkout's confirmation (spec: POST /v1/payments/{id}/confirm and its public twin). */
 import { SENSITIVE_CARD_FIELDS } from '../../domain/payment/sensitive-card-data';
 import type { JsonSchema } from '../http/validation';
+import { THREE_DS_OUTCOMES } from '../../domain/payment/three-ds-eci';
 
 const refused: JsonSchema = { description: 'Never accepted: card numbers and security codes go to the vault only; send card.token.' };
 
@@ -44,6 +45,23 @@ export const confirmCheckoutBody: JsonSchema = {
         javascriptEnabled: { type: 'boolean' },
       },
     },
+  },
+};
+
+/** The buyer's 3DS result (spec: POST /v1/public/payments/{id}/three-ds). CAVV and XID are passed on, never stored. */
+export const threeDsResultBody: JsonSchema = {
+  type: 'object',
+  required: ['outcome'],
+  examples: [{ outcome: 'success', eci: '05', version: '2.2.0', referenceId: '3ds_sandbox_example' }],
+  properties: {
+    outcome: { type: 'string', enum: [...THREE_DS_OUTCOMES] },
+    cavv: { type: 'string', maxLength: 64 },
+    xid: { type: 'string', maxLength: 64 },
+    eci: { type: 'string', maxLength: 3 },
+    version: { type: 'string', maxLength: 10 },
+    referenceId: { type: 'string', maxLength: 64 },
+    returnCode: { type: 'string', maxLength: 64 },
+    returnMessage: { type: 'string', maxLength: 200 },
   },
 };
 

@@ -170,7 +170,7 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
         liableForChargeback: split.liableForChargeback ?? false,
         chargeProcessingFee: split.chargeProcessingFee ?? false,
       })),
-      threeDsAuthenticationId: input.threeDsAuthenticationId ?? '',
+      threeDsAuthenticationId: input.threeDs?.authenticationId ?? input.threeDsAuthenticationId ?? '',
     };
     if (input.customer) request.customer = toProtoCustomer(input.customer);
     if (input.fraudData) {
