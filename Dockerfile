@@ -15,6 +15,10 @@ COPY infrastructure ./infrastructure
 COPY edge ./edge
 COPY webhook-verifier ./webhook-verifier
 RUN node_modules/.bin/tsc -p tsconfig.json
+# The checkout page's browser code, bundled into dist/web/checkout (served as /checkout.js and /checkout.css).
+COPY web ./web
+COPY scripts/build-checkout-page.ts ./scripts/
+RUN node_modules/.bin/tsx scripts/build-checkout-page.ts
 
 # ---- runtime: production dependencies and the compiled code only ----
 FROM node:20-bookworm-slim AS runtime

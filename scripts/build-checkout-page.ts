@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundleCheckoutPage } from '../infrastructure/http/checkout-page-bundle';
+import { bundleCheckoutPage } from '../web/checkout/bundle';
 
 const outDir = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'dist', 'web', 'checkout'));
 const assets = bundleCheckoutPage();

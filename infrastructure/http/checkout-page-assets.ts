@@ -18,8 +18,9 @@ let loaded: CheckoutPageAssets | undefined;
 export function checkoutPageAssets(): CheckoutPageAssets {
   if (loaded) return loaded;
   if (RUNNING_FROM_SOURCES) {
+    // Build tooling (esbuild, a devDependency), loaded only when running from sources.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    loaded = (require('./checkout-page-bundle') as typeof import('./checkout-page-bundle')).bundleCheckoutPage();
+    loaded = (require('../../web/checkout/bundle') as typeof import('../../web/checkout/bundle')).bundleCheckoutPage();
   } else {
     const built = path.join(__dirname, '..', '..', 'web', 'checkout');
     loaded = { script: fs.readFileSync(path.join(built, 'checkout.js'), 'utf8'), style: fs.readFileSync(path.join(built, 'checkout.css'), 'utf8') };

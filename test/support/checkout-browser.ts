@@ -77,10 +77,7 @@ export async function waitForHeading(page: Page, name: string | RegExp, timeoutM
 export async function seriousAccessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
+  const results = await page.evaluate<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }>("axe.run(document, { resultTypes: ['violations'] })");
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.flatMap((node) => node.target) }));

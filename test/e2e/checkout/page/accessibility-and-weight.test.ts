@@ -59,7 +59,7 @@ describe('hosted checkout page: accessibility and weight', function () {
     const reached: string[] = [];
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
-      reached.push(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.textContent ?? ''));
+      reached.push(await page.evaluate<string>("document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.textContent ?? ''"));
     }
     expect(reached).to.deep.equal(['cc-number', 'cc-exp', 'cc-csc', 'cc-name', 'Pagar R$\u00a010,00']);
   });

@@ -56,7 +56,7 @@ describe('checkout.js in a page of another origin (Chromium)', function () {
     await waitForHeading(page, 'Pagamento');
     expect(await page.locator('h2.pc-heading').count(), 'a section of the shop\'s page: h2').to.equal(1);
     expect(await page.locator(`link[rel="stylesheet"][href="${service.url}/checkout.css"]`).count()).to.equal(1);
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.pc-pay')!).backgroundColor), 'styled by checkout.css').to.equal('rgb(29, 78, 216)');
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('.pc-pay')).backgroundColor"), 'styled by checkout.css').to.equal('rgb(29, 78, 216)');
 
     await payWithCard(page, '4000000000009995');
     await page.locator('.pc-decline', { hasText: 'Você tem mais 2 tentativas.' }).waitFor({ timeout: 45_000 });
@@ -68,14 +68,14 @@ describe('checkout.js in a page of another origin (Chromium)', function () {
   });
 
   it('refuses to mount without paymentId and clientSecret, with a sentence', async () => {
-    const message = await page.evaluate(() => {
+    const message = await page.evaluate<string | null>(`(() => {
       try {
-        (window as any).PaymentCheckout.mount(document.body, { paymentId: 'pay_1' });
+        PaymentCheckout.mount(document.body, { paymentId: 'pay_1' });
         return null;
       } catch (error) {
-        return (error as Error).message;
+        return error.message;
       }
-    });
+    })()`);
     expect(message).to.equal('PaymentCheckout.mount needs {paymentId, clientSecret}');
   });
 });

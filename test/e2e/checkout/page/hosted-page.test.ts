@@ -90,7 +90,7 @@ describe('hosted checkout page (Chromium)', function () {
     expect(await page.locator('.pc-field-number .pc-error').textContent()).to.equal('Número de cartão inválido. Confira os dígitos.');
     expect(await page.locator('.pc-field-expiry .pc-error').textContent()).to.equal('Este cartão está vencido.');
     expect(await page.locator('.pc-field-cvv .pc-error').textContent()).to.equal('Código de segurança inválido.');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.match(/-number$/);
+    expect(await page.evaluate<string>('document.activeElement.id')).to.match(/-number$/);
     expect(requests.filter((r) => r.method() === 'POST'), 'nothing sent').to.deep.equal([]);
   });
 
@@ -148,7 +148,7 @@ describe('hosted checkout page (Chromium)', function () {
     try {
       // The browser's language, as a browser set to English reports it (navigator.languages and Accept-Language).
       const devtools = await browser.context.newCDPSession(english);
-      await devtools.send('Emulation.setUserAgentOverride', { userAgent: await english.evaluate(() => navigator.userAgent), acceptLanguage: 'en-US,en' });
+      await devtools.send('Emulation.setUserAgentOverride', { userAgent: await english.evaluate<string>('navigator.userAgent'), acceptLanguage: 'en-US,en' });
       await english.goto(`${service.url}/checkout/${id}#${secret}`);
       await waitForHeading(english, 'Payment');
       expect(await english.locator('html').getAttribute('lang')).to.equal('en');
