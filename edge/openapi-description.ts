@@ -72,6 +72,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'API keys': 'API keys of the organization (dashboard session).',
   'Dashboard authentication': 'Dashboard sign-up, login with MFA and sessions.',
   Security: 'Security policy and incidents.',
+  'Platform billing': 'The platform\'s plans, the free production trial, subscription, usage overview and invoices (per company, whatever the environment).',
   Health: 'Liveness, readiness and what the installation runs.',
   Reference: 'This document and its page.',
 };

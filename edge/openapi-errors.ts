@@ -31,7 +31,7 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   deleteFlow: ['invalid_state'],
   publishFlow: ['invalid_state'],
   unpublishFlow: ['invalid_state'],
-  createPayment: ['sensitive_card_data', 'unsupported_payment_method', 'payment_method_invalid', 'customer_incomplete', 'resource_missing'],
+  createPayment: ['sensitive_card_data', 'unsupported_payment_method', 'payment_method_invalid', 'customer_incomplete', 'resource_missing', 'production_access_required'],
   capturePayment: ['payment_not_capturable', 'invalid_state', 'amount_exceeds_available'],
   reviewPayment: ['invalid_state', 'sensitive_card_data'],
   voidPayment: ['invalid_state'],
@@ -41,6 +41,7 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   updateWebhookEndpoint: ['invalid_webhook_url', 'internal_address_blocked', 'unknown_event_type', 'event_type_not_subscribable', 'invalid_custom_header', 'reserved_custom_header', 'too_many_custom_headers'],
   testWebhookEndpoint: ['endpoint_disabled'],
   retryWebhookDelivery: ['endpoint_disabled'],
+  subscribePlatformPlan: ['catalog_version_mismatch', 'already_subscribed'],
 };
 
 const MESSAGES: Partial<Record<ApiErrorCode, string>> = {
