@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { ReportFraudDecisionRequest } from '../../infrastructure/grpc/generated/core/v1/core';
+import type { ReportChargeOutcomeRequest, ReportFraudDecisionRequest } from '../../infrastructure/grpc/generated/core/v1/core';
 import { CoreNotificationsService, ReportFraudDecisionRequest_Decision } from '../../infrastructure/grpc/generated/core/v1/core';
 import { GrpcAcquirerGateway } from '../../infrastructure/grpc/grpc-acquirer.gateway';
 import { startGrpcServer, type RunningGrpcServer } from '../../infrastructure/grpc/grpc-server';
@@ -25,6 +25,7 @@ describe('sandbox acquirer: Pix, boleto, queries, 3DS, tokenization and fraud de
   let core: RunningGrpcServer;
   let gateway: GrpcAcquirerGateway;
   const reports: ReportFraudDecisionRequest[] = [];
+  const chargeReports: ReportChargeOutcomeRequest[] = [];
 
   before(async () => {
     core = await startGrpcServer({
@@ -32,7 +33,10 @@ describe('sandbox acquirer: Pix, boleto, queries, 3DS, tokenization and fraud de
         {
           definition: CoreNotificationsService,
           implementation: {
-            reportChargeOutcome: (_call: unknown, callback: (e: null, r: { accepted: boolean }) => void) => callback(null, { accepted: true }),
+            reportChargeOutcome: (call: { request: ReportChargeOutcomeRequest }, callback: (e: null, r: { accepted: boolean }) => void) => {
+              chargeReports.push(call.request);
+              callback(null, { accepted: true });
+            },
             reportFraudDecision: (call: { request: ReportFraudDecisionRequest }, callback: (e: null, r: { accepted: boolean }) => void) => {
               reports.push(call.request);
               callback(null, { accepted: true });
@@ -67,6 +71,30 @@ describe('sandbox acquirer: Pix, boleto, queries, 3DS, tokenization and fraud de
     expect(again.applied, 'not awaiting payment any more').to.equal(false);
     expect((await gateway.queryCharge({ credentials, acquirerPaymentId: pix.acquirerPaymentId })).status).to.equal('paid');
     expect((await gateway.cancelCharge({ credentials, idempotencyKey: key(), acquirerPaymentId: pix.acquirerPaymentId })).status, 'payer just paid').to.equal('paid');
+  });
+
+  it('reports a settled charge to the core (ReportChargeOutcome) with the idempotency key that created it', async () => {
+    const idempotencyKey = key();
+    const pix = await gateway.createPixCharge({ credentials, idempotencyKey, paymentId: 'pay_report', amount: 700, expiresInSeconds: 600 });
+    await gateway.simulateCharge({ credentials, acquirerPaymentId: pix.acquirerPaymentId, outcome: 'paid' });
+    for (let i = 0; i < 100 && !chargeReports.some((r) => r.acquirerPaymentId === pix.acquirerPaymentId); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const report = chargeReports.find((r) => r.acquirerPaymentId === pix.acquirerPaymentId);
+    expect(report).to.deep.include({ idempotencyKey, connectorSlug: 'sandbox', paidAmount: 700 });
+    expect(report!.reportId).to.match(/^rep_/);
+  });
+
+  it('refunds a paid Pix in parts up to its amount (devolução) and declines a boleto refund as data', async () => {
+    const pix = await gateway.createPixCharge({ credentials, idempotencyKey: key(), paymentId: 'pay_refund', amount: 1000, expiresInSeconds: 600 });
+    expect((await gateway.refund({ credentials, idempotencyKey: key(), acquirerPaymentId: pix.acquirerPaymentId, amount: 100 })).status, 'not paid yet').to.equal('declined');
+    await gateway.simulateCharge({ credentials, acquirerPaymentId: pix.acquirerPaymentId, outcome: 'paid' });
+    const refundKey = key();
+    expect(await gateway.refund({ credentials, idempotencyKey: refundKey, acquirerPaymentId: pix.acquirerPaymentId, amount: 400 })).to.include({ status: 'approved', amount: 400 });
+    expect(await gateway.refund({ credentials, idempotencyKey: refundKey, acquirerPaymentId: pix.acquirerPaymentId, amount: 400 })).to.include({ status: 'approved', amount: 400 });
+    expect((await gateway.refund({ credentials, idempotencyKey: key(), acquirerPaymentId: pix.acquirerPaymentId, amount: 700 })).status, 'beyond what remains').to.equal('declined');
+    expect(await gateway.refund({ credentials, idempotencyKey: key(), acquirerPaymentId: pix.acquirerPaymentId, amount: 0 })).to.include({ status: 'approved', amount: 600 });
+    const boleto = await gateway.createBoleto({ credentials, idempotencyKey: key(), paymentId: 'pay_bol_refund', amount: 900, dueDate: '2026-12-10' });
+    await gateway.simulateCharge({ credentials, acquirerPaymentId: boleto.acquirerPaymentId, outcome: 'paid' });
+    expect(await gateway.refund({ credentials, idempotencyKey: key(), acquirerPaymentId: boleto.acquirerPaymentId, amount: 900 })).to.include({ status: 'declined', rawCode: 'refund_not_supported' });
   });
 
   it('issues a boleto with a 44-digit barcode and a 47-digit digitable line whose check digits hold', async () => {

@@ -23,6 +23,7 @@ import {
 } from '../../grpc/generated/connector/v1/sandbox';
 import {
   CoreNotificationsClient,
+  ReportChargeOutcomeRequest_Status,
   ReportFraudDecisionRequest_Decision,
 } from '../../grpc/generated/core/v1/core';
 import { callUnary, createGrpcClient } from '../../grpc/grpc-client';
@@ -194,6 +195,31 @@ export class SandboxAcquirer {
     }, this.fraudReviewDelayMs);
     timer.unref();
     this.timers.add(timer);
+  }
+
+  /**
+   * Tells the core a charge changed at the bank (core.v1 ReportChargeOutcome), as a real adapter relays its bank's
+   * notice. A hint only: the core checks it with QueryCharge. Lost reports are not fatal (the core polls).
+   */
+  private reportChargeOutcome(charge: ChargeRecord): void {
+    if (!this.core) return;
+    const core = this.core;
+    const status = charge.status === 'paid' ? ReportChargeOutcomeRequest_Status.PAID : charge.status === 'expired' ? ReportChargeOutcomeRequest_Status.EXPIRED : ReportChargeOutcomeRequest_Status.CANCELED;
+    callUnary(
+      core,
+      core.reportChargeOutcome,
+      {
+        reportId: sandboxId('rep'),
+        connectorSlug: SANDBOX_SLUG,
+        connectorAccountId: '',
+        acquirerPaymentId: charge.id,
+        idempotencyKey: charge.idempotencyKey,
+        status,
+        paidAmount: charge.status === 'paid' ? charge.amount : 0,
+        occurredAt: new Date().toISOString(),
+      },
+      5_000,
+    ).catch(() => undefined);
   }
 
   readonly service: AcquirerConnectorServer = {
@@ -432,6 +458,7 @@ export class SandboxAcquirer {
       } else {
         charge.status = 'expired';
       }
+      this.reportChargeOutcome(charge);
       return { applied: true, charge: this.chargeStatus(charge) };
     }),
   };
@@ -442,7 +469,10 @@ export class SandboxAcquirer {
       return { outcome: Outcome.DECLINED, rawCode: scenario.rawCode, message: scenario.message, fraudReviewPending: false, capturedAmount: 0, fraudAnalysis };
     }
     const references = newReferences();
-    if (scenario.kind === 'three_ds' && !request.threeDsAuthenticationId) {
+    // The three_ds card is authorized once authenticated: an Authenticate3ds id, or a 3DS result whose ECI comes with
+    // its CAVV (an authentication without its cryptogram proves nothing, so it is asked for again).
+    const authenticated = !!request.threeDsAuthenticationId && (!request.threeDsEci || !!request.threeDsCavv);
+    if (scenario.kind === 'three_ds' && !authenticated) {
       return {
         outcome: Outcome.PENDING_ACTION,
         rawCode: '',
