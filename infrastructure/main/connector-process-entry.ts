@@ -4,6 +4,9 @@
  * their starters in `ADAPTER_STARTERS` below.
  */
 import { starterWithEnv } from './connector-process';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { createLogger } from '../logging/logger';
+import { startConfiguredMetricsServer, type MetricsServer } from '../metrics/metrics-server';
 
 export type AdapterStarter = (options: { port: number; host: string }) => Promise<{ port: number; stop(): Promise<void> }>;
 
@@ -23,10 +26,25 @@ export async function runConnectorProcess(slug: string): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const adapter = await start({ port, host });
   console.log(JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, host, port: adapter.port }));
+  const metrics = await adapterMetricsServer();
   const stop = async () => {
     await adapter.stop();
+    await metrics?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/**
+ * An adapter process serves its process metrics (event-loop lag, heap, CPU: contract.md 8, every process) on
+ * METRICS_HOST:METRICS_PORT like the core's processes; METRICS_PORT=0 turns it off.
+ */
+async function adapterMetricsServer(env: NodeJS.ProcessEnv = process.env): Promise<MetricsServer | null> {
+  const port = Number(env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? 9464 : env.METRICS_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(`METRICS_PORT must be a TCP port (0-65535), got "${env.METRICS_PORT}"`);
+    process.exit(1);
+  }
+  return startConfiguredMetricsServer(new ServiceMetrics(), { metricsHost: env.METRICS_HOST ?? '127.0.0.1', metricsPort: port }, createLogger('info'));
 }

@@ -48,16 +48,29 @@ export async function startMetricsServer(metrics: ServiceMetrics, listen: { host
   };
 }
 
-/** The process's listener as configured: null when METRICS_PORT=0. */
+/**
+ * The process's listener as configured: null when METRICS_PORT=0, or when the port is taken (another process of the
+ * same host serves it: two roles on one machine need a METRICS_PORT each). Metrics are not worth refusing payments
+ * for, so that is an error in the log, not a failed start.
+ */
 export async function startConfiguredMetricsServer(
   metrics: ServiceMetrics,
   config: { readonly metricsHost: string; readonly metricsPort: number },
-  logger: Logger,
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>,
 ): Promise<MetricsServer | null> {
   if (config.metricsPort === 0) return null;
-  const server = await startMetricsServer(metrics, { host: config.metricsHost, port: config.metricsPort }, (error) =>
-    logger.warn({ err: error }, 'metrics could not be collected'),
-  );
-  logger.info({ url: `${server.url}/metrics` }, 'metrics served');
-  return server;
+  try {
+    const server = await startMetricsServer(metrics, { host: config.metricsHost, port: config.metricsPort }, (error) =>
+      logger.warn({ err: error }, 'metrics could not be collected'),
+    );
+    logger.info({ url: `${server.url}/metrics` }, 'metrics served');
+    return server;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    logger.error(
+      { host: config.metricsHost, port: config.metricsPort },
+      'METRICS_PORT is already in use on this host: metrics are not served by this process (give each process on one host its own METRICS_PORT, or 0)',
+    );
+    return null;
+  }
 }
