@@ -71,7 +71,7 @@ export class Checkout {
     this.renderHeader(view);
     const action = view.nextAction;
     if (view.status === 'requires_payment_method') return this.showCardForm(view);
-    if (view.status === 'requires_action' && action?.type === 'three_ds') return this.showThreeDs();
+    if (view.status === 'requires_action' && action?.type === 'three_ds') return this.showThreeDs(view.card?.brand ?? null);
     if (view.status === 'requires_action' && action?.type === 'pix') return this.showStep('pix', this.m.pixTitle, (heading) => pixAction(this.actionContext(), heading, action), true);
     if (view.status === 'requires_action' && action?.type === 'boleto') return this.showStep('boleto', this.m.boletoTitle, (heading) => boletoAction(this.actionContext(), heading, action), true);
     if (view.status === 'requires_action' || view.status === 'processing') return this.showStep('processing', this.m.processing, (heading) => h('section', {}, heading), true);
@@ -159,11 +159,11 @@ export class Checkout {
     }
   }
 
-  private showThreeDs(): void {
+  private showThreeDs(brand: string | null): void {
     this.showStep('three_ds', this.m.threeDsTitle, (heading) =>
       threeDsChallenge(this.actionContext(), heading, async (succeeded) => {
         try {
-          this.render(await this.api.threeDs(sandboxThreeDsResult(succeeded)));
+          this.render(await this.api.threeDs(sandboxThreeDsResult(succeeded, brand)));
         } catch (error) {
           this.refused(error);
         }

@@ -34,11 +34,15 @@ export function threeDsChallenge(context: ActionContext, heading: HTMLElement, c
   return h('section', { class: 'pc-three-ds', 'aria-labelledby': heading.id }, heading, h('p', {}, m.threeDsSandbox), h('div', { class: 'pc-actions' }, succeed, fail));
 }
 
-/** What a sandbox issuer answers (spec: POST /v1/public/payments/{id}/three-ds): a network ECI, and CAVV/XID on success. */
-export function sandboxThreeDsResult(succeeded: boolean): Record<string, string> {
-  if (!succeeded) return { outcome: 'failure', eci: '07', version: '2.2.0', returnCode: 'N', returnMessage: 'Not authenticated' };
+/**
+ * What a sandbox issuer answers (spec: POST /v1/public/payments/{id}/three-ds): the network's ECI for the card's brand
+ * (Mastercard 02 authenticated / 00 not; Visa, Elo, Amex 05 / 07), and CAVV/XID on success.
+ */
+export function sandboxThreeDsResult(succeeded: boolean, brand: string | null): Record<string, string> {
+  const mastercard = brand === 'mastercard';
+  if (!succeeded) return { outcome: 'failure', eci: mastercard ? '00' : '07', version: '2.2.0', returnCode: 'N', returnMessage: 'Not authenticated' };
   const random = (length: number) => Array.from(crypto.getRandomValues(new Uint8Array(length)), (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[b % 62]).join('');
-  return { outcome: 'success', eci: '05', cavv: random(28), xid: random(28), version: '2.2.0', returnCode: 'Y', returnMessage: 'Authenticated' };
+  return { outcome: 'success', eci: mastercard ? '02' : '05', cavv: random(28), xid: random(28), version: '2.2.0', returnCode: 'Y', returnMessage: 'Authenticated' };
 }
 
 export function pixAction(context: ActionContext, heading: HTMLElement, pix: Pix): HTMLElement {

@@ -142,6 +142,81 @@ describe('hosted checkout page (Chromium)', function () {
     await waitForHeading(page, 'Este link de pagamento é inválido ou já não vale.');
   });
 
+  describe('3DS in sandbox (a published flow with a three_ds node)', () => {
+    let authenticating: Merchant;
+    const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
+    const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
+
+    before(async () => {
+      authenticating = await service.merchant('Loja 3DS');
+      const account = await authenticating.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' } });
+      const graph = {
+        nodes: [node('trigger', 'trigger'), node('auth', 'three_ds', { connectorAccountId: account.body.id }), node('charge', 'acquirer', { connectorAccountId: account.body.id }), node('approve', 'approve'), node('decline', 'decline')],
+        edges: [edge('trigger', 'auth'), edge('auth', 'charge', 'authenticated'), edge('auth', 'decline', 'failed'), edge('auth', 'charge', 'unavailable'), edge('charge', 'approve', 'approved'), edge('charge', 'decline', 'declined')],
+      };
+      const flow = await authenticating.sandbox.post('/v1/flows', { name: 'Authenticate first', graph });
+      expect(flow.status, JSON.stringify(flow.body)).to.equal(201);
+      expect((await authenticating.sandbox.post(`/v1/flows/${flow.body.id}/publish`, {})).status).to.equal(200);
+    });
+
+    for (const [choice, heading, status] of [
+      ['Autenticar com sucesso', 'Pagamento aprovado', 'captured'],
+      ['Falhar a autenticação', 'Pagamento não aprovado', 'failed'],
+    ] as const) {
+      it(`the challenge screen: "${choice}" ends ${status}`, async () => {
+        const created = await authenticating.sandbox.post('/v1/payments', { amount: 7_700 });
+        await open(created.body.id, created.body.clientSecret);
+        await payWithCard(page, '4000000000003220');
+        await waitForHeading(page, 'Autenticação do cartão (3-D Secure)');
+        expect((await authenticating.sandbox.get(`/v1/payments/${created.body.id}`)).body).to.deep.include({ status: 'requires_action' });
+        await page.getByRole('button', { name: choice }).click();
+        await waitForHeading(page, heading);
+        expect((await authenticating.sandbox.get(`/v1/payments/${created.body.id}`)).body.status).to.equal(status);
+        const threeDsCalls = requests.filter((r) => r.url().endsWith(`/v1/public/payments/${created.body.id}/three-ds`));
+        expect(threeDsCalls).to.have.length(1);
+        expect(JSON.parse(threeDsCalls[0]!.postData()!)).to.include({ outcome: status === 'captured' ? 'success' : 'failure', eci: status === 'captured' ? '05' : '07' });
+      });
+    }
+  });
+
+  describe('pending Pix and boleto (the public view\'s nextAction, as contract.md 5 shapes it)', () => {
+    /** The page as it shows a view the service answers for a bank charge: the public view is played by the test. */
+    const showView = async (views: Array<Record<string, unknown>>) => {
+      const { id, secret } = await createCheckout();
+      const real = (await service.client().get(`/v1/public/payments/${id}`, { 'Service-Client-Secret': secret })).body;
+      let served = 0;
+      await page.route(`${service.url}/v1/public/payments/${id}`, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', headers: { 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify({ ...real, ...views[Math.min(served++, views.length - 1)] }) }),
+      );
+      await open(id, secret);
+      return { id, served: () => served };
+    };
+    afterEach(async () => page.unrouteAll());
+
+    it('Pix: QR code, copy-and-paste code with a copy button, time left; paid as soon as the view says so', async () => {
+      const qrCode = '00020101021226880014br.gov.bcb.pix2566pix.example/qr/v2/cobv/abc5204000053039865406123.455802BR5913LOJA DA ANA6009SAO PAULO62070503***6304ABCD';
+      const pending = { status: 'requires_action', methodType: 'pix', cardAttempts: null, nextAction: { type: 'pix', qrCode, qrCodeImage: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', expiresAt: new Date(Date.now() + 30 * 60_000).toISOString() } };
+      const views = [pending, pending, { status: 'captured', methodType: 'pix', nextAction: null, cardAttempts: null }];
+      await showView(views);
+      await waitForHeading(page, 'Pague com Pix');
+      expect(await page.getByRole('img', { name: 'QR code do Pix' }).getAttribute('src')).to.match(/^data:image\/png;base64,/);
+      expect(await page.getByLabel('Pix copia e cola').inputValue()).to.equal(qrCode);
+      expect(await page.getByRole('button', { name: 'Copiar código' }).count()).to.equal(1);
+      expect(await page.locator('.pc-timer').textContent()).to.match(/^Tempo restante: (30:00|29:\d\d)$/);
+      await waitForHeading(page, 'Pagamento recebido');
+    });
+
+    it('boleto: digitable line with a copy button, due date and the printable boleto', async () => {
+      const line = '23793381286000782713695000063305975520000012345';
+      await showView([{ status: 'requires_action', methodType: 'boleto', cardAttempts: null, nextAction: { type: 'boleto', digitableLine: line, barcode: '2'.repeat(44), dueDate: '2030-03-15', pdfUrl: 'http://127.0.0.1:1/boletos/b1.pdf' } }]);
+      await waitForHeading(page, 'Pague com boleto');
+      expect(await page.getByLabel('Linha digitável').inputValue()).to.equal('23793.38128 60007.827136 95000.063305 9 75520000012345');
+      expect(await page.getByRole('button', { name: 'Copiar código' }).count()).to.equal(1);
+      expect(await page.locator('.pc-due').textContent()).to.equal('Vencimento: 15 de março de 2030');
+      expect(await page.getByRole('link', { name: 'Abrir o boleto para imprimir' }).getAttribute('href')).to.equal('http://127.0.0.1:1/boletos/b1.pdf');
+    });
+  });
+
   it('speaks English to a browser that asks for it', async () => {
     const { id, secret } = await createCheckout();
     const english = await browser.context.newPage();
