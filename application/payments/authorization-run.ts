@@ -73,12 +73,12 @@ export interface DriveInput {
   /** The step whose action to carry out first. */
   readonly from: FlowStepResult;
   readonly intents: AttemptIntents;
-}
   /**
    * The cardholder's 3DS authentication for the acquirer (CAVV, XID, ECI), when the run goes on from an authenticated
    * three_ds node. Held in memory for these calls only: it is not part of the request saved for recovery or waits.
    */
   readonly threeDs?: ThreeDsAuthentication;
+}
 
 /** What a payment's run steps over: its graph, what it knows of the payment, the environment's accounts. */
 export function runContext(payment: Payment, graph: FlowGraph, accounts: readonly RoutableAccount[], random: () => number): DriveInput['context'] {

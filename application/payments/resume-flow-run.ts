@@ -33,12 +33,12 @@ export interface ResumeFlowRunCommand {
    * went on and waits for something else) is left alone.
    */
   readonly expectedWait?: Pick<FlowRunWait, 'kind' | 'nodeId'>;
-}
   /**
    * A three_ds_result: the ECI the payment keeps, and the authentication the acquirer is sent with the authorization
    * (CAVV, XID) in memory only: neither the wait row nor the routing lease's saved request ever holds it.
    */
   readonly threeDs?: { readonly eci: string | null; readonly authentication?: ThreeDsAuthentication };
+}
 
 export class ResumeFlowRun {
   private readonly runner: AuthorizationRun;
@@ -68,10 +68,10 @@ export class ResumeFlowRun {
       const now = this.deps.clock.now();
       // Throws invalid_state when the run waits for another input than this one.
       const step = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
-      await waits.release(tx, paymentId);
-      let lease: RoutingLease | null = null;
       // The buyer's 3DS result takes the payment back to processing before the run's next move is settled.
       if (input.kind === 'three_ds_result') payment.recordThreeDsResult({ exit: input.result, eci: command.threeDs?.eci ?? null, now });
+      await waits.release(tx, paymentId);
+      let lease: RoutingLease | null = null;
       if (step.action.kind === 'call_acquirer') {
         payment.advanceRun(step.run, now);
         const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId };

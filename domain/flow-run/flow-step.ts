@@ -187,9 +187,6 @@ class RunWalker {
         case 'route':
           return this.enterRouting(node);
         case 'three_ds': {
-          const timeout = this.context.threeDsTimeoutSeconds ?? null;
-          const expiresAt = timeout === null ? null : new Date(this.context.now.getTime() + timeout * 1000).toISOString();
-          return this.wait({ kind: 'three_ds_result', nodeId: node.id, since: this.at, expiresAt });
           // An account that cannot run 3DS (disabled, gone, or without the capability) leaves by unavailable at once.
           const authenticator = this.context.accounts.find((a) => a.id === node.data.connectorAccountId);
           if (!authenticator || !authenticator.enabled || !authenticator.capabilities.includes('three_ds')) {
@@ -199,6 +196,9 @@ class RunWalker {
             node = next;
             continue;
           }
+          const timeout = this.context.threeDsTimeoutSeconds ?? null;
+          const expiresAt = timeout === null ? null : new Date(this.context.now.getTime() + timeout * 1000).toISOString();
+          return this.wait({ kind: 'three_ds_result', nodeId: node.id, since: this.at, expiresAt });
         }
         case 'review':
           return this.wait({ kind: 'review_decision', nodeId: node.id, since: this.at });
@@ -229,13 +229,13 @@ class RunWalker {
 
   /** An acquirer or route node: its usable accounts, in its order, without those called already. */
   private enterRouting(node: FlowNode): FlowStepResult {
-    const ids = node.type === 'acquirer' ? [String(node.data.connectorAccountId)] : ((node.data.connectorAccountIds as string[] | undefined) ?? []);
-    const byId = new Map(this.context.accounts.map((a) => [a.id, a]));
-    const { payment } = this.context;
     // Spec, creation rule 5: debit is charged only after the cardholder authenticated at a three_ds node.
     if (this.context.payment.methodType === 'debit_card' && !this.steps.some((s) => s.type === 'three_ds' && s.exit === 'authenticated')) {
       return this.unroutableAt(node, 'authentication_required', 'A debit card is charged only after the cardholder authenticates (3DS); this run reaches the acquirer without it.');
     }
+    const ids = node.type === 'acquirer' ? [String(node.data.connectorAccountId)] : ((node.data.connectorAccountIds as string[] | undefined) ?? []);
+    const byId = new Map(this.context.accounts.map((a) => [a.id, a]));
+    const { payment } = this.context;
     let usable = ids
       .map((id) => byId.get(id))
       .filter((a): a is RoutableAccount => !!a && a.enabled && a.capabilities.includes(payment.methodType) && !this.tried.includes(a.id));
