@@ -162,7 +162,8 @@ export class Payment {
    */
   advanceRun(run: FlowRunState, now: Date): void {
     const recorded = this.internals.state.flowRun?.steps.length ?? 0;
-    this.internals.state.flowRun = cloneJson(run);
+    // The step function returns a new run each step and never changes one it returned: kept as is, not copied.
+    this.internals.state.flowRun = run;
     this.internals.state.updatedAt = now.toISOString();
     // Each webhook node the run went through since it was last saved notifies once (steps are only ever appended).
     for (const step of run.steps.slice(recorded)) {
