@@ -171,6 +171,10 @@ export class GrpcAcquirerGateway implements AcquirerGateway, SandboxChargeSimula
         chargeProcessingFee: split.chargeProcessingFee ?? false,
       })),
       threeDsAuthenticationId: input.threeDs?.authenticationId ?? input.threeDsAuthenticationId ?? '',
+      threeDsEci: input.threeDs?.eci ?? '',
+      threeDsCavv: input.threeDs?.cavv ?? '',
+      threeDsXid: input.threeDs?.xid ?? '',
+      threeDsVersion: input.threeDs?.version ?? '',
     };
     if (input.customer) request.customer = toProtoCustomer(input.customer);
     if (input.fraudData) {

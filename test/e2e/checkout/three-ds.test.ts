@@ -154,6 +154,15 @@ describe('3DS and debit in the transparent checkout (REST edge, sandbox over gRP
     }
   });
 
+  it('the CAVV reaches the acquirer over gRPC: the sandbox refuses an authenticated result without it (authentication_required)', async () => {
+    const { id, secret } = await pausedAtThreeDs('4000000000003220');
+    const done = await threeDs(id, secret, { outcome: 'success', eci: '05' });
+    expect(done.body.status).to.equal('failed');
+    const view = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+    expect(view.attempts).to.have.length(1);
+    expect(view.error).to.include({ code: 'authentication_required' });
+  });
+
   it('a failed authentication (Visa ECI 07, or outcome failure) leaves by failed: the flow declines, the acquirer is not called', async () => {
     const { id, secret } = await pausedAtThreeDs('4000000000003220');
     const failed = await threeDs(id, secret, { outcome: 'success', eci: '07', cavv: CAVV });

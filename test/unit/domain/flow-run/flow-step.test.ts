@@ -10,7 +10,7 @@ import { DomainError } from '../../../../domain/shared/domain-error';
 import { account, cardPayment, e, facts, graph, minimalGraph, n } from '../flow/fixtures';
 
 const ACCOUNTS: RoutableAccount[] = [
-  account('ca_1', { costBasisPoints: 300 }),
+  account('ca_1', { costBasisPoints: 300, capabilities: ['card', 'pix', 'debit_card', 'three_ds'] }),
   account('ca_2', { costBasisPoints: 100 }),
   account('ca_3', { costBasisPoints: 200, capabilities: ['card', 'split'] }),
 ];
@@ -241,6 +241,37 @@ describe('flow run: the step function', () => {
       const expired = driver(g, { threeDsTimeoutSeconds: 60 });
       expired.feed({ kind: 'start' });
       expect(ended(expired.feed({ kind: 'expired' }, later).action)).to.include({ result: 'failed', reason: 'authentication_expired' });
+    });
+
+    it('three_ds at an account that cannot authenticate (no capability, disabled) leaves by unavailable without waiting', () => {
+      const g = graph(
+        [n('t', 'trigger'), n('3ds', 'three_ds', { connectorAccountId: 'ca_2' }), acq('a', 'ca_2'), n('ok', 'approve'), n('no', 'decline')],
+        [e('t', '3ds'), e('3ds', 'no', 'authenticated'), e('3ds', 'no', 'failed', 'f'), e('3ds', 'a', 'unavailable'), e('a', 'ok', 'approved'), e('a', 'no', 'declined')],
+      );
+      const started = driver(g).feed({ kind: 'start' });
+      expect(calls(started.action)).to.equal('ca_2');
+      expect(started.run.steps.find((s) => s.nodeId === '3ds')).to.include({ exit: 'unavailable' });
+    });
+
+    it('debit_card: an acquirer is called only after an authenticated three_ds step (creation rule 5)', () => {
+      const g = graph(
+        [n('t', 'trigger'), n('3ds', 'three_ds', { connectorAccountId: 'ca_1' }), acq('a', 'ca_1'), n('ok', 'approve'), n('no', 'decline')],
+        [e('t', '3ds'), e('3ds', 'a', 'authenticated'), e('3ds', 'no', 'failed'), e('3ds', 'a', 'unavailable', 'u'), e('a', 'ok', 'approved'), e('a', 'no', 'declined')],
+      );
+      const debit = { payment: { methodType: 'debit_card' as const } };
+      const authenticated = driver(g, debit);
+      authenticated.feed({ kind: 'start' });
+      expect(calls(authenticated.feed({ kind: 'three_ds_result', result: 'authenticated' }).action)).to.equal('ca_1');
+
+      const unavailable = driver(g, debit);
+      unavailable.feed({ kind: 'start' });
+      const refused = unavailable.feed({ kind: 'three_ds_result', result: 'unavailable' });
+      expect(ended(refused.action)).to.include({ result: 'failed', reason: 'authentication_required' });
+      expect(refused.run.steps.find((s) => s.nodeId === 'a')!.calls).to.deep.equal([]);
+
+      // Without any three_ds node on the way, nothing is charged either.
+      const direct = graph([n('t', 'trigger'), acq('a', 'ca_1'), n('ok', 'approve'), n('no', 'decline')], [e('t', 'a'), e('a', 'ok', 'approved'), e('a', 'no', 'declined')]);
+      expect(ended(driver(direct, debit).feed({ kind: 'start' }).action)).to.include({ reason: 'authentication_required' });
     });
 
     it('review: pauses until a decision and follows its port', () => {

@@ -175,6 +175,19 @@ describe('publish check', () => {
         expected: [{ param: 'graph.nodes[1]', match: /Port next of node d \(delay\) leads nowhere/ }],
       },
 
+      // three_ds nodes: the authenticating account named, and every result exit wired
+      {
+        name: 'a three_ds node without its account and with an exit leading nowhere',
+        graph: graph(
+          [n('t', 'trigger'), n('3ds', 'three_ds'), n('no', 'decline')],
+          [e('t', '3ds'), e('3ds', 'no', 'failed'), e('3ds', 'no', 'unavailable')],
+        ),
+        expected: [
+          { param: 'graph.nodes[1].data.connectorAccountId', match: /Node 3ds \(three_ds\) needs a connector account id/ },
+          { param: 'graph.nodes[1]', match: /Port authenticated of node 3ds \(three_ds\) leads nowhere/ },
+        ],
+      },
+
       // unwired required ports
       {
         name: 'trigger next unwired',

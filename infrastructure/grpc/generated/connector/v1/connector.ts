@@ -492,6 +492,14 @@ export interface AuthorizeRequest {
   splits: SplitInstruction[];
   /** Result of a prior 3DS authentication (Authenticate3ds), when any. */
   threeDsAuthenticationId: string;
+  /**
+   * The cardholder's 3DS authentication values (with three_ds_authentication_id), sent with the authorization
+   * only: the core never stores them.
+   */
+  threeDsEci: string;
+  threeDsCavv: string;
+  threeDsXid: string;
+  threeDsVersion: string;
 }
 
 export interface AuthorizeResponse {
@@ -2884,6 +2892,10 @@ function createBaseAuthorizeRequest(): AuthorizeRequest {
     fraudData: undefined,
     splits: [],
     threeDsAuthenticationId: "",
+    threeDsEci: "",
+    threeDsCavv: "",
+    threeDsXid: "",
+    threeDsVersion: "",
   };
 }
 
@@ -2941,6 +2953,18 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
     }
     if (message.threeDsAuthenticationId !== "") {
       writer.uint32(138).string(message.threeDsAuthenticationId);
+    }
+    if (message.threeDsEci !== "") {
+      writer.uint32(146).string(message.threeDsEci);
+    }
+    if (message.threeDsCavv !== "") {
+      writer.uint32(154).string(message.threeDsCavv);
+    }
+    if (message.threeDsXid !== "") {
+      writer.uint32(162).string(message.threeDsXid);
+    }
+    if (message.threeDsVersion !== "") {
+      writer.uint32(170).string(message.threeDsVersion);
     }
     return writer;
   },
@@ -3094,6 +3118,38 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
             message.threeDsAuthenticationId = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.threeDsEci = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.threeDsCavv = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.threeDsXid = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.threeDsVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3158,6 +3214,26 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
         : isSet(object.three_ds_authentication_id)
         ? globalThis.String(object.three_ds_authentication_id)
         : "",
+      threeDsEci: isSet(object.threeDsEci)
+        ? globalThis.String(object.threeDsEci)
+        : isSet(object.three_ds_eci)
+        ? globalThis.String(object.three_ds_eci)
+        : "",
+      threeDsCavv: isSet(object.threeDsCavv)
+        ? globalThis.String(object.threeDsCavv)
+        : isSet(object.three_ds_cavv)
+        ? globalThis.String(object.three_ds_cavv)
+        : "",
+      threeDsXid: isSet(object.threeDsXid)
+        ? globalThis.String(object.threeDsXid)
+        : isSet(object.three_ds_xid)
+        ? globalThis.String(object.three_ds_xid)
+        : "",
+      threeDsVersion: isSet(object.threeDsVersion)
+        ? globalThis.String(object.threeDsVersion)
+        : isSet(object.three_ds_version)
+        ? globalThis.String(object.three_ds_version)
+        : "",
     };
   },
 
@@ -3213,6 +3289,18 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
     if (message.threeDsAuthenticationId !== "") {
       obj.threeDsAuthenticationId = message.threeDsAuthenticationId;
     }
+    if (message.threeDsEci !== "") {
+      obj.threeDsEci = message.threeDsEci;
+    }
+    if (message.threeDsCavv !== "") {
+      obj.threeDsCavv = message.threeDsCavv;
+    }
+    if (message.threeDsXid !== "") {
+      obj.threeDsXid = message.threeDsXid;
+    }
+    if (message.threeDsVersion !== "") {
+      obj.threeDsVersion = message.threeDsVersion;
+    }
     return obj;
   },
 
@@ -3259,6 +3347,10 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
       : undefined;
     message.splits = object.splits?.map((e) => SplitInstruction.fromPartial(e)) || [];
     message.threeDsAuthenticationId = object.threeDsAuthenticationId ?? "";
+    message.threeDsEci = object.threeDsEci ?? "";
+    message.threeDsCavv = object.threeDsCavv ?? "";
+    message.threeDsXid = object.threeDsXid ?? "";
+    message.threeDsVersion = object.threeDsVersion ?? "";
     return message;
   },
 };
