@@ -19,6 +19,7 @@ import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { BankCharge } from '../../domain/payment/bank-charge';
 import { requestForAccount } from './authorize-request';
+import type { CardRetryBudget } from './card-retry-budget';
 import { issueBankCharge, type IssuedCharge } from './bank-charge-call';
 import { NOT_SENT, callFailureOf, technicalAttempt } from './payment-attempts';
 import type { PaymentDeps } from './payment-deps';
@@ -73,6 +74,8 @@ export interface DriveInput {
   /** The step whose action to carry out first. */
   readonly from: FlowStepResult;
   readonly intents: AttemptIntents;
+  /** The card's brand retry budget, the context's retryGate: each attempt sent is counted in it. */
+  readonly budget?: CardRetryBudget;
   /**
    * The cardholder's 3DS authentication for the acquirer (CAVV, XID, ECI), when the run goes on from an authenticated
    * three_ds node. Held in memory for these calls only: it is not part of the request saved for recovery or waits.
@@ -99,6 +102,7 @@ export class AuthorizationRun {
       if (!(await input.intents.beforeCall(accountId, attemptId))) return { step, attempts, decision, lastFailure, handedOver: true };
       const result = await this.call(input.scope, input.request, input.card, attemptId, accountId, input.threeDs);
       attempts.push(result.attempt);
+      await input.budget?.record(result.attempt);
       if (result.decision) decision = result.decision;
       if (result.failure) lastFailure = result.failure;
       step = stepFlowRun(

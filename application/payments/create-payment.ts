@@ -5,6 +5,7 @@ import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
 import { newFlowRun } from '../../domain/flow-run/flow-run';
 import { stepFlowRun } from '../../domain/flow-run/flow-step';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
+import type { FlowTriggerEvent } from '../../domain/flow/flow-graph';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 import { canonicalIpAddress } from '../../domain/shared/ip-address';
@@ -14,6 +15,7 @@ import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
 import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
 import { RunRecorder } from './run-recorder';
+import { CardRetryBudget } from './card-retry-budget';
 import { RoutingLease } from './routing-lease';
 import { merchantPaymentObject, paymentEventToOutbox, paymentObject, revealWith, type PaymentObject } from './payment-object';
 import { settleRunOutcome } from './run-outcome';
@@ -63,6 +65,11 @@ export interface CreateCardPaymentCommand {
   readonly items?: ReadonlyArray<{ sku?: string; name: string; quantity: number; amount: number }>;
   /** A published flow to route by instead of the environment's active one. */
   readonly flowId?: string;
+  /**
+   * The trigger the payment is started under (docs/flows.md): payments of invoices, subscription renewals and retries
+   * run the environment's active flow of their trigger (or direct routing); payment.authorization_requested otherwise.
+   */
+  readonly triggerEvent?: Exclude<FlowTriggerEvent, 'manual'>;
   /** Transparent checkout: the account that tokenizes the card in the browser and charges it (creation rule 3). */
   readonly tokenizationAccountId?: string;
 }
@@ -207,7 +214,9 @@ export class CreatePayment {
 
     // The run's first step, before anything is saved: the first call (its attempt id saved with the payment in tx1,
     // for crash recovery), or already the end (the flow declined, no account can take the payment).
-    const context = runContext(payment, graph, allAccounts, this.deps.random ?? Math.random);
+    // The card's brand retry budget (counts of every process): asked before each call, counting each attempt sent.
+    const budget = await CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: source.card, token: source.token, amount: command.amount });
+    const context = { ...runContext(payment, graph, allAccounts, this.deps.random ?? Math.random), retryGate: budget };
     const first = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
     const call = first.action.kind === 'call_acquirer' ? { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId } : null;
     if (call) payment.advanceRun(first.run, this.deps.clock.now());
@@ -229,7 +238,7 @@ export class CreatePayment {
     const intents: AttemptIntents = lease
       ? lease.intents([{ ...call, startedAt: payment.view().createdAt }], { extendForSaved: false })
       : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
-    const driven = await this.runner.drive({ scope, request, card: source.card, context, from: first, intents });
+    const driven = await this.runner.drive({ scope, request, card: source.card, context, from: first, intents, budget });
     if (driven.handedOver) {
       // A recovery worker took the payment over (this request stalled past the grace period); it records the outcome.
       const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
@@ -267,7 +276,7 @@ export class CreatePayment {
       if (command.flowId) throw new DomainError('validation_failed', 'Flows are not available in this installation.', { param: 'body.flowId' });
       return null;
     }
-    const flow = await this.deps.flows.forPayment(command.scope, command.flowId ?? null);
+    const flow = await this.deps.flows.forPayment(command.scope, command.flowId ?? null, command.triggerEvent ?? 'payment.authorization_requested');
     if (command.flowId && !flow) {
       throw new DomainError('validation_failed', `Flow ${command.flowId} is not a published flow of this environment.`, { param: 'body.flowId' });
     }

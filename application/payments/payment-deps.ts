@@ -48,6 +48,8 @@ export interface PaymentDeps {
   readonly qrCodes?: import('../../domain/ports/qr-code-renderer').QrCodeRenderer;
   /** Crash recovery of authorizations (attempt intents saved before each call, routing lease); see routing-lease.ts. */
   readonly recovery?: import('./routing-lease').PaymentRecoveryDeps;
+  /** Brand retry counts shared by every process (card-retry-budget.ts); absent: only a retry node's maxAttempts limits retries. */
+  readonly retryCounts?: import('../../domain/ports/card-retry-counts').CardRetryCounts;
 }
 
 /** One connector call as the account's health history shows it. */

@@ -20,6 +20,7 @@ import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
 import { RoutingLease } from './routing-lease';
 import { RunRecorder } from './run-recorder';
+import { CardRetryBudget } from './card-retry-budget';
 import { settleRunOutcome } from './run-outcome';
 
 export type ResumeInput = Exclude<FlowRunInput, { kind: 'start' } | { kind: 'acquirer_outcome' }>;
@@ -54,6 +55,7 @@ export class ResumeFlowRun {
     if (!waits) throw new Error('flow run waits are not wired in this installation');
     const { scope, paymentId, input } = command;
     const accounts = await this.deps.connectors.accounts(scope);
+    const budget = await this.retryBudgetOf(scope, paymentId);
 
     const taken = await this.deps.transactor.run(async (tx) => {
       const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
@@ -64,7 +66,7 @@ export class ResumeFlowRun {
       if (!wait || !run || run.status !== 'waiting' || (expected && (expected.kind !== wait.kind || expected.nodeId !== wait.nodeId))) {
         throw new DomainError('invalid_state', `Payment ${paymentId} does not wait for ${input.kind} (it may have just gone on).`);
       }
-      const context = runContext(payment, await this.graphOf(scope, run), accounts, this.deps.random ?? Math.random);
+      const context = { ...runContext(payment, await this.graphOf(scope, run), accounts, this.deps.random ?? Math.random), retryGate: budget };
       const now = this.deps.clock.now();
       // Throws invalid_state when the run waits for another input than this one.
       const step = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
@@ -94,13 +96,21 @@ export class ResumeFlowRun {
     const source = request.source;
     const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
     const authentication = command.threeDs?.authentication;
-    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents, ...(authentication ? { threeDs: authentication } : {}) });
+    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents, budget, ...(authentication ? { threeDs: authentication } : {}) });
     if (driven.handedOver) {
       const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
       return paymentObject(current!.toPrimitives());
     }
     const stored = await this.recorder.record(scope, payment, driven, request, lease);
     return paymentObject(stored.toPrimitives());
+  }
+
+  /** The card's brand retry budget, read before the payment is locked (a retry node's call goes on here). */
+  private async retryBudgetOf(scope: TenantScope, paymentId: string): Promise<CardRetryBudget> {
+    if (!this.deps.retryCounts) return CardRetryBudget.unlimited(this.deps.clock);
+    const payment = (await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId)))?.view();
+    const token = this.deps.waits ? (await this.deps.transactor.read((tx) => this.deps.waits!.find(tx, scope, paymentId)))?.request.source?.token ?? null : null;
+    return CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: payment?.card ?? null, token, amount: payment?.amount ?? 0 });
   }
 
   /** The graph the run started on: its published flow's version, or direct routing's over the accounts it ranked. */

@@ -35,6 +35,7 @@ import { SqlCustomerRepository, SqlProductionUsage, SqlSavedPaymentMethodReposit
 import { SqlPaymentQueries } from '../persistence/payment.queries';
 import { SqlPaymentRecoveryRepository } from '../persistence/payment-recovery.repository';
 import { SqlFlowRunWaitRepository } from '../persistence/flow-run-wait.repository';
+import { SqlCardRetryCounts } from '../persistence/card-retry-count.repository';
 import { SqlPaymentRepository } from '../persistence/payment.repository';
 import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { Core } from './core';
@@ -102,6 +103,11 @@ export interface PaymentsServices {
   readonly bankCharges: CheckBankCharges;
   /** The checkout expiry job (tests run it by hand to race two workers). */
   readonly checkoutExpiry: ExpireCheckouts;
+  /**
+   * Creates a payment the way POST /v1/payments does, under a trigger event of the caller's (`triggerEvent`: an
+   * invoice's, a subscription renewal's, a retry's): it runs the environment's active flow of that trigger.
+   */
+  readonly triggeredPayments: CreatePayment;
 }
 
 export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefinition<PaymentsNeeds, PaymentsServices> {
@@ -128,9 +134,11 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
       recordCall: (tx, scope, accountId, call) => connectorAccounts.recordCallOutcome(tx, scope, accountId, call),
       recovery: { store: new SqlPaymentRecoveryRepository(), graceMs: recoveryGraceMs(core, options) },
       waits: new SqlFlowRunWaitRepository(),
+      retryCounts: new SqlCardRetryCounts(core.transactor),
       qrCodes: new PngQrCodeRenderer(),
       checkoutSecrets: new SealedCheckoutSecrets(credentialsCipher(core.config)),
     };
+    const createPayment = new CreatePayment(deps);
     const customers = new ManageCustomers(deps);
     const paymentMethods = new ManagePaymentMethods(deps);
     const fraudDecisions = new ResolveFraudDecision(deps);
@@ -217,10 +225,11 @@ export function paymentsModule(options: PaymentsModuleOptions = {}): ModuleDefin
         flowRunWaits: dueWaits,
         checkoutExpiry: checkout.checkoutExpiry,
         bankCharges: bankCharges.checks,
+        triggeredPayments: createPayment,
       },
       routes: [
         ...paymentRoutes({
-          create: new CreatePayment(deps),
+          create: createPayment,
           capture: new CapturePayment(deps),
           void: new VoidPayment(deps, bankCharges.operations),
           refund: new RefundPayment(deps),
