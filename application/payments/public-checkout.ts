@@ -5,6 +5,7 @@
  * view without internal ids or connector data, and opens a tokenization session at the account that tokenizes the
  * card (the service's sandbox vault only: a real provider answers hosted_checkout_required).
  */
+import { bankChargeAction } from './bank-charge-action';
 import type { Payment, PaymentPrimitives } from '../../domain/payment/payment';
 import { isCheckoutExpired, publicCheckout } from '../../domain/payment/payment-checkout';
 import type { CheckoutPayments } from '../../domain/ports/checkout-payments';
@@ -162,9 +163,10 @@ export function publicPaymentView(p: PaymentPrimitives, merchantName: string | n
     description: p.description,
     merchant: { name: merchantName },
     canSaveCard: p.customerId !== null,
-    nextAction: threeDsAction(p),
-    // While the buyer authenticates, the 3DS deadline is the one that counts.
-    actionExpiresAt: awaitsThreeDs(p) ? (p.threeDs?.expiresAt ?? null) : awaiting ? (p.checkout?.expiresAt ?? null) : null,
+    // A Pix or boleto awaiting payment shows its charge (QR code, digitable line, printable boleto) for the page.
+    nextAction: threeDsAction(p) ?? bankChargeAction(p),
+    // While the buyer authenticates, the 3DS deadline is the one that counts; a bank charge's is its expiry.
+    actionExpiresAt: awaitsThreeDs(p) ? (p.threeDs?.expiresAt ?? null) : awaiting ? (p.checkout?.expiresAt ?? bankChargeAction(p)?.expiresAt ?? null) : null,
     decline: p.decline ? { reason: p.decline.reason, consumerMessage: p.decline.consumerMessage, consumerMessages: p.decline.consumerMessages } : null,
     cardAttempts: checkout ? { used: checkout.attemptsUsed, remaining: checkout.attemptsRemaining, max: checkout.attemptsMax } : null,
     checkout: checkout ? { endedBy: checkout.endedBy } : null,

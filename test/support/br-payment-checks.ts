@@ -65,3 +65,29 @@ export function dueDateOfFactor(factor: number, today: Date): string {
   const nearest = candidates.reduce((best, c) => (Math.abs(c - today.getTime()) < Math.abs(best - today.getTime()) ? c : best));
   return new Date(nearest).toISOString().slice(0, 10);
 }
+
+/**
+ * Reads an Interleaved 2 of 5 barcode drawn as SVG rects (black bars on white): widths of bars and the gaps between
+ * them, classified narrow or wide by the narrowest, then decoded pair by pair after the start pattern (nnnn).
+ */
+export function decodeItfSvg(svg: string): string {
+  const rects = [...svg.matchAll(/<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)].map((m) => ({ x: Number(m[1]), width: Number(m[2]) }));
+  const elements: number[] = [];
+  rects.forEach((rect, i) => {
+    elements.push(rect.width);
+    const next = rects[i + 1];
+    if (next) elements.push(next.x - (rect.x + rect.width));
+  });
+  const narrow = Math.min(...elements);
+  const wide = elements.map((w) => w > narrow * 1.5);
+  const patterns: Record<string, string> = { nnwwn: '0', wnnnw: '1', nwnnw: '2', wwnnn: '3', nnwnw: '4', wnwnn: '5', nwwnn: '6', nnnww: '7', wnnwn: '8', nwnwn: '9' };
+  const body = wide.slice(4, wide.length - 3);
+  let digits = '';
+  for (let i = 0; i < body.length; i += 10) {
+    const group = body.slice(i, i + 10);
+    const bars = group.filter((_, k) => k % 2 === 0).map((w) => (w ? 'w' : 'n')).join('');
+    const spaces = group.filter((_, k) => k % 2 === 1).map((w) => (w ? 'w' : 'n')).join('');
+    digits += (patterns[bars] ?? '?') + (patterns[spaces] ?? '?');
+  }
+  return digits;
+}

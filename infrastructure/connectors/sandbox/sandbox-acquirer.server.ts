@@ -357,6 +357,7 @@ export class SandboxAcquirer {
           amount: request.amount,
           status: 'awaiting_payment',
           expiresAt,
+          printable: { digitableLine: codes.digitableLine, barcode: codes.barcode, dueDate, payerName: request.customer?.name ?? '', instructions: request.instructions },
         });
         return {
           acquirerPaymentId: id,
@@ -364,7 +365,7 @@ export class SandboxAcquirer {
           pixQrCode: '',
           digitableLine: codes.digitableLine,
           barcode: codes.barcode,
-          pdfUrl: `${this.vaultBaseUrl}/boletos/${id}.pdf`,
+          pdfUrl: `${this.vaultBaseUrl}/boletos/${id}`,
           expiresAt,
         };
       });
@@ -544,6 +545,10 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {})
     host: options.host ?? '127.0.0.1',
     ...(options.vaultPort !== undefined ? { port: options.vaultPort } : {}),
     sessions: sandbox.vaultSessions,
+    boletos: (id) => {
+      const charge = sandbox.ledger.anyCharge(id);
+      return charge?.kind === 'boleto' && charge.printable ? { ...charge.printable, amount: charge.amount } : null;
+    },
   });
   sandbox.vaultBaseUrl = options.vaultBaseUrl ?? vault.url;
   const running = await startGrpcServer({

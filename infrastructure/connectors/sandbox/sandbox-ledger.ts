@@ -41,7 +41,11 @@ export interface ChargeRecord {
   readonly expiresAt: string;
   /** Pix only: returned to the payer so far (devolução), minor units. */
   refundedAmount?: number;
+  /** Boleto only: what its printable page shows. */
+  readonly printable?: { readonly digitableLine: string; readonly barcode: string; readonly dueDate: string; readonly payerName: string; readonly instructions: string };
 }
+
+
 
 /** Raw codes of the sandbox's own refusals (issuer codes come from the scenario table). */
 export const SANDBOX_OPERATION_CODES = {
@@ -170,6 +174,11 @@ export class SandboxLedger {
   charge(merchantId: string, id: string): ChargeRecord | undefined {
     const record = this.charges.get(id);
     return record && record.merchantId === merchantId ? record : undefined;
+  }
+
+  /** A charge by id alone, whatever its merchant: a boleto's printable page is reached by its id, as a bank's boleto link. */
+  anyCharge(id: string): ChargeRecord | undefined {
+    return this.charges.get(id);
   }
 
   chargeByKey(merchantId: string, idempotencyKey: string): ChargeRecord | undefined {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cardRefusals, tokenizeCard, type CardInput } from './sandbox-vault';
+import { printableBoletoHtml, type PrintableBoleto } from './printable-boleto';
 
 /** A tokenization session opened through AcquirerConnector/CreateTokenizationSession. */
 export interface VaultSession {
@@ -55,6 +56,8 @@ export async function startSandboxVault(options: {
   port?: number;
   sessions: Map<string, VaultSession>;
   now?: () => Date;
+  /** The sandbox bank's boletos by id, for their printable page (GET /boletos/{id}). */
+  boletos?: (id: string) => PrintableBoleto | null;
 }): Promise<RunningSandboxVault> {
   const now = options.now ?? (() => new Date());
   const server: Server = createServer((req, res) => {
@@ -63,6 +66,14 @@ export async function startSandboxVault(options: {
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Service-Client-Secret');
     if (req.method === 'OPTIONS') {
       res.writeHead(204).end();
+      return;
+    }
+    const printable = /^\/boletos\/([A-Za-z0-9_-]{1,128})$/.exec(req.url ?? '');
+    if (printable && req.method === 'GET') {
+      const boleto = options.boletos?.(printable[1]!);
+      if (!boleto) return refuse(res, 404, 'not_found', 'No such boleto');
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'" });
+      res.end(printableBoletoHtml(boleto));
       return;
     }
     const match = /^\/sessions\/([A-Za-z0-9_-]{1,128})\/tokenize$/.exec(req.url ?? '');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
-import { brCodeCrcIsValid, boletoBarcodeIsValid, digitableLineIsValid, dueDateOfFactor } from '../../support/br-payment-checks';
+import { brCodeCrcIsValid, boletoBarcodeIsValid, decodeItfSvg, digitableLineIsValid, dueDateOfFactor } from '../../support/br-payment-checks';
 import { eventually } from '../../support/eventually';
 
 /**
@@ -112,7 +112,14 @@ describe('Pix and boleto payments (PostgreSQL, sandbox acquirer over gRPC)', fun
       expect(digitableLineIsValid(action.digitableLine, action.barcode), action.digitableLine).to.equal(true);
       expect(action.barcode.slice(9, 19)).to.equal('0000098765');
       expect(dueDateOfFactor(Number(action.barcode.slice(5, 9)), clock.now())).to.equal(dueDate);
-      expect(action.pdfUrl).to.match(/^https?:\/\//);
+      // The printable boleto: a print-ready page with the line, due date, payer and the 44 digits drawn as ITF.
+      const page = await fetch(action.pdfUrl);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      expect(html).to.contain(`${action.digitableLine.slice(0, 5)}.${action.digitableLine.slice(5, 10)}`).and.contain('ACME Ltda').and.contain('R$');
+      expect(html).to.contain(dueDate.split('-').reverse().join('/'));
+      expect(decodeItfSvg(html.slice(html.indexOf('<svg'), html.indexOf('</svg>')))).to.equal(action.barcode);
     });
 
     it('a boleto due in the past is refused with the field named, and nothing is saved', async () => {
