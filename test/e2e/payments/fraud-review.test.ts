@@ -89,6 +89,36 @@ describe('acquirer fraud review decisions (sandbox -> core.v1.CoreNotifications 
     expect((await eventTypes(id)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.voided', 'payment.fraud_review_resolved']);
   });
 
+  it('a merchant void or capture under review closes it as merchant_decided; the provider\'s later report changes nothing', async () => {
+    const reportFor = async (id: string, decision: 'accepted' | 'rejected') => {
+      const p = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
+      return handle({ reportId: `rep_${id}`, connectorSlug: 'sandbox', acquirerPaymentId: p.acquirer.acquirerPaymentId, attemptId: p.attempts[0].id, decision });
+    };
+
+    const voidedId = await pay('fraud_review', 'automatic');
+    const voided = await merchant.sandbox.post(`/v1/payments/${voidedId}/void`, {});
+    expect(voided.status, JSON.stringify(voided.body)).to.equal(201);
+    expect(voided.body).to.deep.include({ status: 'voided' });
+    expect(voided.body.fraudReview.status).to.equal('merchant_decided');
+    // The provider accepts afterwards: the sale stays voided, nothing is captured, no second resolution.
+    expect(await reportFor(voidedId, 'accepted')).to.equal('already_resolved');
+    const afterVoid = (await merchant.sandbox.get(`/v1/payments/${voidedId}`)).body;
+    expect(afterVoid).to.deep.include({ status: 'voided', capturedAmount: 0 });
+    expect(afterVoid.fraudReview.status).to.equal('merchant_decided');
+    const voidEvents = await eventTypes(voidedId);
+    expect(voidEvents.map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.voided', 'payment.fraud_review_resolved']);
+    expect(voidEvents[1]!.data.object.fraudReview.status, 'the state change carries the review already closed').to.equal('merchant_decided');
+    expect(voidEvents[2]!.data.object.fraudReview.status).to.equal('merchant_decided');
+    expect(voidEvents[2]!.data.previousAttributes.fraudReview.status).to.equal('pending');
+
+    const capturedId = await pay('fraud_review', 'manual');
+    expect((await merchant.sandbox.post(`/v1/payments/${capturedId}/capture`, {})).body.status).to.equal('captured');
+    // The provider rejects afterwards: the capture stands.
+    expect(await reportFor(capturedId, 'rejected')).to.equal('already_resolved');
+    expect((await merchant.sandbox.get(`/v1/payments/${capturedId}`)).body).to.deep.include({ status: 'captured', capturedAmount: 8_000 });
+    expect((await eventTypes(capturedId)).map((e) => e.type)).to.deep.equal(['payment.authorized', 'payment.captured', 'payment.fraud_review_resolved']);
+  });
+
   it('a repeated report changes nothing; a report that matches no payment under review is refused', async () => {
     const id = await pay('fraud_review', 'automatic');
     const p = (await merchant.sandbox.get(`/v1/payments/${id}`)).body;
