@@ -21,6 +21,7 @@ import type { BankCharge } from '../../domain/payment/bank-charge';
 import { requestForAccount } from './authorize-request';
 import type { CardRetryBudget } from './card-retry-budget';
 import { issueBankCharge, type IssuedCharge } from './bank-charge-call';
+import { FlowNodeCalls } from './flow-node-call';
 import { NOT_SENT, callFailureOf, technicalAttempt } from './payment-attempts';
 import type { PaymentDeps } from './payment-deps';
 
@@ -90,14 +91,40 @@ export function runContext(payment: Payment, graph: FlowGraph, accounts: readonl
 }
 
 export class AuthorizationRun {
-  constructor(private readonly deps: PaymentDeps) {}
+  private readonly nodeCalls: FlowNodeCalls;
+
+  constructor(private readonly deps: PaymentDeps) {
+    this.nodeCalls = new FlowNodeCalls(deps);
+  }
+
+  /**
+   * The antifraud and zero_auth calls a run makes before its first acquirer call, made before the payment is saved
+   * (creation): an interrupted request saved nothing and its repetition asks again (same key, same answer), while
+   * the acquirer call that follows is saved with the payment in tx1 as always. Returns the first other action.
+   */
+  async callNodesAhead(input: Pick<DriveInput, 'scope' | 'request' | 'context' | 'from'>): Promise<FlowStepResult> {
+    let step = input.from;
+    while (step.action.kind === 'call_node') step = await this.nodeCall(input, step, step.action, () => this.deps.ids.next('att_'));
+    return step;
+  }
+
+  /** One antifraud or zero_auth call at a node, its answer fed back to the run. */
+  private async nodeCall(input: Pick<DriveInput, 'scope' | 'request' | 'context'>, step: FlowStepResult, action: Extract<FlowStepResult['action'], { kind: 'call_node' }>, newAttemptId: (accountId: string) => string): Promise<FlowStepResult> {
+    const result = await this.nodeCalls.call(input.scope, input.request, input.context.payment.methodType, action);
+    return stepFlowRun({ ...input.context, now: this.deps.clock.now(), newAttemptId }, step.run, { kind: 'node_call_outcome', result });
+  }
 
   async drive(input: DriveInput): Promise<DrivenRun> {
     const attempts: PaymentAttempt[] = [];
     let decision: AcquirerDecision | null = null;
     let lastFailure: CallFailureNote | null = null;
     let step = input.from;
-    while (step.action.kind === 'call_acquirer') {
+    while (step.action.kind === 'call_acquirer' || step.action.kind === 'call_node') {
+      if (step.action.kind === 'call_node') {
+        // An antifraud or zero_auth node met after an acquirer's answer (or on resuming): no attempt id, no money.
+        step = await this.nodeCall(input, step, step.action, (account) => input.intents.idFor(account));
+        continue;
+      }
       const { accountId, attemptId } = step.action;
       if (!(await input.intents.beforeCall(accountId, attemptId))) return { step, attempts, decision, lastFailure, handedOver: true };
       const result = await this.call(input.scope, input.request, input.card, attemptId, accountId, input.threeDs);

@@ -217,13 +217,15 @@ export class CreatePayment {
     // The card's brand retry budget (counts of every process): asked before each call, counting each attempt sent.
     const budget = await CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: source.card, token: source.token, amount: command.amount });
     const context = { ...runContext(payment, graph, allAccounts, this.deps.random ?? Math.random), retryGate: budget };
-    const first = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
+    const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
+    const started = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
+    // The flow's antifraud and zero_auth nodes before its first acquirer call are asked now, before anything is saved.
+    const first = await this.runner.callNodesAhead({ scope, request, context, from: started });
     const call = first.action.kind === 'call_acquirer' ? { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId } : null;
     if (call) payment.advanceRun(first.run, this.deps.clock.now());
     else settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
 
     const lease = call && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, call) : null;
-    const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());

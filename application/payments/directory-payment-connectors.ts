@@ -50,6 +50,18 @@ export class DirectoryPaymentConnectors implements PaymentConnectors {
     return { account: toAccount(opened.account), gateway, credentials: opened.credentials };
   }
 
+  async openAntifraud(scope: TenantScope, accountId: string) {
+    const opened = await this.directory().open(scope, accountId);
+    if (!opened || opened.account.kind !== 'antifraud') return null;
+    let gateway;
+    try {
+      gateway = this.directory().antifraudGateway(opened.account.connectorSlug);
+    } catch {
+      return null; // the account's adapter is not configured in this installation
+    }
+    return { account: { id: opened.account.id, connectorSlug: opened.account.connectorSlug, enabled: opened.account.enabled }, gateway, credentials: opened.credentials };
+  }
+
   private forgetOld(now: number): void {
     for (const [key, entry] of this.recentlyListed) if (now - entry.at >= LISTING_REUSE_MS) this.recentlyListed.delete(key);
   }

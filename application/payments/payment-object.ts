@@ -2,9 +2,9 @@ import type { AntifraudAssessment } from '../../domain/payment/antifraud-assessm
 import type { PaymentDomainEvent } from '../../domain/payment/payment.events';
 import type { PaymentAttempt, PaymentPrimitives } from '../../domain/payment/payment';
 import type { NewEvent } from '../../domain/ports/event-outbox';
-import { reviewOf } from '../../domain/flow-run/flow-review';
 import { bankChargeAction } from './bank-charge-action';
 import { threeDsAction } from './three-ds-action';
+import { reviewOf } from '../../domain/flow-run/flow-review';
 import { publicCheckout, type CheckoutState } from '../../domain/payment/payment-checkout';
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
@@ -119,6 +119,26 @@ function flowNotificationObject(event: PaymentDomainEvent) {
   };
 }
 
+/**
+ * payment_method.verified from a flow's zero_auth node (spec, payload rule 8): the payment's card, verified without a
+ * charge. Its id names the payment and the node, as for flow.notification; paymentMethodId when it is a saved card.
+ */
+function flowVerificationObject(event: PaymentDomainEvent) {
+  const v = event.verification;
+  return {
+    object: 'payment_method_verification',
+    id: `${event.paymentId}.${v?.nodeId ?? ''}`,
+    paymentId: event.paymentId,
+    paymentMethodId: event.payment.paymentMethodId,
+    customerId: event.payment.customerId,
+    nodeId: v?.nodeId ?? '',
+    card: event.payment.card,
+    connectorAccountId: v?.connectorAccountId ?? null,
+    verification: { status: v?.status ?? 'unavailable', verifiedAt: event.occurredAt.toISOString(), rawCode: v?.rawCode ?? null },
+    createdAt: event.occurredAt.toISOString(),
+  };
+}
+
 export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
   const scope = { organizationId: event.organizationId, environment: event.environment };
   if (event.type === 'antifraud.assessment_completed') {
@@ -128,6 +148,7 @@ export function paymentEventToOutbox(event: PaymentDomainEvent): NewEvent {
   }
   if (event.type === 'payment.attempt_declined') return attemptDeclinedToOutbox(event, scope);
   if (event.type === 'flow.notification') return { type: event.type, scope, object: flowNotificationObject(event), previousAttributes: {} };
+  if (event.type === 'payment_method.verified') return { type: event.type, scope, object: flowVerificationObject(event), previousAttributes: {} };
   return {
     type: event.type,
     scope,

@@ -19,7 +19,8 @@ import { settleRunOutcome } from './run-outcome';
 
 /** The durable wait of a run whose step ended in a `wait` action (not an acquirer's answer), else null. */
 export function waitOf(payment: Payment, action: FlowAction, request: AuthorizeRequest): FlowRunWait | null {
-  if (action.kind !== 'wait' || action.wait.kind === 'acquirer_outcome') return null;
+  // An acquirer's answer or a node's call in flight is not parked: the executor is making that call right now.
+  if (action.kind !== 'wait' || action.wait.kind === 'acquirer_outcome' || action.wait.kind === 'node_call') return null;
   const wait = action.wait;
   // A bank notice may never come (lost on the way): its wait falls due at the first poll of the bank, not its expiry.
   const due =

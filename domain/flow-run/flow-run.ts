@@ -29,7 +29,9 @@ export type FlowWait =
   | { readonly kind: 'three_ds_result'; readonly nodeId: string; readonly since: string; readonly expiresAt: string | null }
   | { readonly kind: 'review_decision'; readonly nodeId: string; readonly since: string }
   | { readonly kind: 'bank_notice'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string; readonly since: string; readonly expiresAt: string | null }
-  | { readonly kind: 'timer'; readonly nodeId: string; readonly since: string; readonly dueAt: string };
+  | { readonly kind: 'timer'; readonly nodeId: string; readonly since: string; readonly dueAt: string }
+  /** An antifraud or zero_auth node's call in flight (flow-node-calls.ts): no money moves, so it is simply made again. */
+  | { readonly kind: 'node_call'; readonly nodeId: string; readonly call: 'antifraud' | 'zero_auth'; readonly accountId: string; readonly since: string };
 
 export type FlowWaitKind = FlowWait['kind'];
 
@@ -58,6 +60,29 @@ export interface FlowRunStep {
   readonly note?: string;
   /** A webhook node: its data, sent as the flow.notification event when the step is recorded on the payment. */
   readonly notification?: Readonly<Record<string, unknown>>;
+  /** An antifraud node: the provider's analysis, registered on the payment (origin flow_node) when the step is recorded. */
+  readonly antifraud?: FlowAntifraudAnalysis;
+  /** A zero_auth node: the card's verification, emitted as payment_method.verified when the step is recorded. */
+  readonly verification?: FlowCardVerification;
+}
+
+/** What an antifraud node's provider answered (spec, payload rule 7); `error` also stands for no answer at all. */
+export interface FlowAntifraudAnalysis {
+  /** The afa_ id the assessment is registered under on the payment. */
+  readonly assessmentId: string;
+  readonly connectorAccountId: string;
+  /** The connector (slug) that analysed, or the account id when it could not be opened. */
+  readonly provider: string;
+  readonly recommendation: 'approve' | 'review' | 'decline' | 'error';
+  readonly score: number | null;
+  readonly triggeredRules: readonly string[];
+}
+
+/** A zero-value authorization's verdict on the card (spec, payload rule 8): only invalid says the card is bad. */
+export interface FlowCardVerification {
+  readonly status: 'valid' | 'invalid' | 'unavailable';
+  readonly connectorAccountId: string;
+  readonly rawCode: string | null;
 }
 
 /** How a run ended; `reason` is the payment's routing stop reason. */

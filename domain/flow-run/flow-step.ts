@@ -12,6 +12,7 @@ import { conditionRules, evaluateRule, type FactValue, type FlowPaymentFacts, ty
 import type { RoutableAccount, RoutingPaymentProjection } from '../payment/routing/direct-routing';
 import { orderRouteAccounts } from './route-order';
 import { decideRetry, NO_RETRY_LIMITS, type RetryGate, type RetryStop } from './retry-node';
+import { exitOfNodeCall, nodeCallOf, stepDetailOf, type NodeCallKind, type NodeCallResult } from './flow-node-calls';
 import { nextRunStatus, type FlowRunCall, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
 
 export interface FlowStepContext {
@@ -53,10 +54,14 @@ export type FlowRunInput =
   | { readonly kind: 'bank_notice'; readonly status: 'paid' | 'expired' }
   | { readonly kind: 'timer_fired' }
   /** The wait's deadline passed without its input. */
-  | { readonly kind: 'expired' };
+  | { readonly kind: 'expired' }
+  /** An antifraud or zero_auth node's answer (flow-node-calls.ts). */
+  | { readonly kind: 'node_call_outcome'; readonly result: NodeCallResult };
 
 export type FlowAction =
   | { readonly kind: 'call_acquirer'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string }
+  /** An antifraud analysis or a zero-value authorization at a node: no money moves. */
+  | { readonly kind: 'call_node'; readonly nodeId: string; readonly call: NodeCallKind; readonly accountId: string }
   | { readonly kind: 'wait'; readonly wait: FlowWait }
   | { readonly kind: 'end'; readonly outcome: FlowRunOutcome };
 
@@ -72,10 +77,14 @@ const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
   review_decision: 'review_decision',
   bank_notice: 'bank_notice',
   timer: 'timer_fired',
+  node_call: 'node_call_outcome',
 };
 
-/** Node types the executor runs today; publishing refuses the others until they are built. */
-export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'webhook', 'approve', 'decline'] as const;
+/**
+ * Node types the step function runs. Publishing (domain/flow/publish-check.ts, RUNNABLE_NODE_TYPES) admits those of
+ * them whose capability is complete; a unit test keeps the publishable ones a subset of these.
+ */
+export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'webhook', 'antifraud', 'zero_auth', 'capture', 'approve', 'decline'] as const;
 
 export function stepFlowRun(context: FlowStepContext, run: FlowRunState, input: FlowRunInput): FlowStepResult {
   const walker = new RunWalker(context, run);
@@ -143,6 +152,9 @@ class RunWalker {
       case 'timer_fired':
         if (node.type === 'retry') return this.retryFired(node, wait.since);
         return this.leave(node, 'next', wait.since);
+      case 'node_call_outcome':
+        if (wait.kind !== 'node_call' || wait.call !== input.result.call) throw new DomainError('invalid_state', `The flow run waits for ${wait.kind} at node ${wait.nodeId}, not for a ${input.result.call} answer.`);
+        return this.leave(node, exitOfNodeCall(input.result), wait.since, stepDetailOf(input.result));
       case 'bank_notice':
         if (wait.kind !== 'bank_notice') throw new Error('unreachable: bank notice without its wait');
         if (input.status === 'expired') return this.expire(wait, node);
@@ -202,6 +214,26 @@ class RunWalker {
         }
         case 'review':
           return this.wait({ kind: 'review_decision', nodeId: node.id, since: this.at });
+        case 'antifraud':
+        case 'zero_auth': {
+          const call = nodeCallOf(node, this.context.payment, this.context.accounts);
+          if (call.kind === 'call') {
+            const waited = this.wait({ kind: 'node_call', nodeId: node.id, call: call.call, accountId: call.accountId, since: this.at });
+            return { run: waited.run, action: { kind: 'call_node', nodeId: node.id, call: call.call, accountId: call.accountId } };
+          }
+          // Nothing was asked: the zero_auth node leaves by unavailable, which says nothing about the card (rule 8).
+          this.record(node, 'unavailable', this.at, { note: call.note, verification: { status: 'unavailable', connectorAccountId: String(node.data.connectorAccountId ?? ''), rawCode: null } });
+          const next = this.index.next.get(node.id)?.get('unavailable');
+          if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port unavailable leads nowhere).`, nodeId: node.id });
+          node = next;
+          continue;
+        }
+        case 'capture':
+          // Capture the authorization this run obtained (the recorder captures the full amount once the run is saved);
+          // publishing refuses a capture node no authorization can precede, this guards a stored graph that does.
+          if (!this.authorization) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow reaches capture node ${node.id} without an authorization.`, nodeId: node.id });
+          exit = 'next';
+          break;
         case 'delay': {
           const minutes = Number(node.data.minutes ?? 0);
           return this.wait({ kind: 'timer', nodeId: node.id, since: this.at, dueAt: new Date(this.context.now.getTime() + Math.max(0, minutes) * 60_000).toISOString() });
@@ -333,7 +365,7 @@ class RunWalker {
   }
 
   /** Leaves a node that waited (3DS, review, timer) by `exit`. */
-  private leave(node: FlowNode, exit: string, since: string, detail: Pick<FlowRunStep, 'note'> = {}): FlowStepResult {
+  private leave(node: FlowNode, exit: string, since: string, detail: Pick<FlowRunStep, 'note' | 'antifraud' | 'verification'> = {}): FlowStepResult {
     this.record(node, exit, since, detail);
     const next = this.index.next.get(node.id)?.get(exit);
     if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
@@ -398,7 +430,7 @@ class RunWalker {
     return { run: this.snapshot(), action: { kind: 'end', outcome } };
   }
 
-  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note' | 'notification'> = {}): void {
+  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note' | 'notification' | 'antifraud' | 'verification'> = {}): void {
     this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
   }
 

@@ -13,7 +13,7 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = FLOW_TRIGGER_EVENTS;
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'delay', 'review', 'webhook', 'retry', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'delay', 'review', 'webhook', 'retry', 'antifraud', 'zero_auth', 'capture', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
@@ -33,6 +33,8 @@ export const MAX_SWITCH_CASES = 50;
 
 export interface AccountFacts {
   readonly kind: 'acquirer' | 'antifraud';
+  /** The account's effective capabilities, when the caller knows them (a zero_auth node needs zero_auth). */
+  readonly capabilities?: readonly string[];
 }
 
 /** Every connector account id the graph names (acquirer, route and the other account-bearing nodes). */
@@ -125,6 +127,22 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         account(node, node.data.connectorAccountId, 'data.connectorAccountId');
         for (const port of ['authenticated', 'failed', 'unavailable']) requireWired(port);
         break;
+      case 'antifraud':
+        // The analysis is made by an antifraud account of the environment; every verdict, error included, leads on.
+        antifraudAccount(node);
+        for (const port of ['approve', 'review', 'decline', 'error']) requireWired(port);
+        break;
+      case 'zero_auth':
+        account(node, node.data.connectorAccountId, 'data.connectorAccountId');
+        if (typeof node.data.connectorAccountId === 'string' && accounts.get(node.data.connectorAccountId)?.capabilities?.includes('zero_auth') === false) {
+          problems.push({ param: `${at(node)}.data.connectorAccountId`, message: `Node ${node.id} names connector account ${node.data.connectorAccountId}, which cannot verify cards (zero_auth).` });
+        }
+        for (const port of ['valid', 'invalid', 'unavailable']) requireWired(port);
+        break;
+      case 'capture':
+        // Only an authorization can be captured: see capturesAuthorization below.
+        requireWired('next');
+        break;
       case 'delay': {
         const minutes = node.data.minutes;
         if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DELAY_MINUTES) {
@@ -164,11 +182,23 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
     }
   }
 
+  function antifraudAccount(node: FlowNode): void {
+    const id = node.data.connectorAccountId;
+    const param = `${at(node)}.data.connectorAccountId`;
+    if (typeof id !== 'string' || !id) problems.push({ param, message: `Node ${node.id} (antifraud) needs a connector account id.` });
+    else if (!accounts.has(id)) problems.push({ param, message: `Node ${node.id} names connector account ${id}, which does not exist in this environment.` });
+    else if (accounts.get(id)!.kind !== 'antifraud') problems.push({ param, message: `Node ${node.id} names connector account ${id}, which is not an antifraud account.` });
+  }
+
   function outcomePorts(node: FlowNode): void {
     const ports = next(node);
     const approved = ports.get('approved');
     const declined = ports.get('declined');
-    if (approved && approved.type !== 'approve') problems.push({ param: at(node), message: `Port approved of node ${node.id} must lead to an approve node (unwired, it approves).` });
+    // A capture node may stand between: approved -> capture -> approve captures the authorization first.
+    const authorizedTarget = approved?.type === 'capture' ? next(approved).get('next') : approved;
+    if (approved && authorizedTarget?.type !== 'approve') {
+      problems.push({ param: at(node), message: `Port approved of node ${node.id} must lead to an approve node, or to a capture node leading to one (unwired, it approves).` });
+    }
     // A decline ends the sale unless a retry node tries the card again later (within its brand's budget).
     if (declined && declined.type !== 'decline' && declined.type !== 'retry') problems.push({ param: at(node), message: `Port declined of node ${node.id} must lead to a decline or retry node (unwired, it declines).` });
   }
@@ -191,8 +221,20 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
   // Approve means "authorized": only an acquirer's approved port may lead to it.
   for (const node of graph.nodes) {
     for (const [port, target] of next(node)) {
-      if (target.type === 'approve' && !((node.type === 'acquirer' || node.type === 'route') && port === 'approved')) {
+      const authorizes = (node.type === 'acquirer' || node.type === 'route') && port === 'approved';
+      // A capture node is itself reached only from an approved port (checked below).
+      const capturesAuthorization = node.type === 'capture' && port === 'next';
+      if (target.type === 'approve' && !authorizes && !capturesAuthorization) {
         problems.push({ param: at(target), message: `Approve node ${target.id} is reached from ${node.id} (${port}) without an authorization; only an acquirer's approved port leads to approve.` });
+      }
+    }
+  }
+
+  // A capture node captures the run's authorization: only an acquirer's approved port may lead to it.
+  for (const node of graph.nodes) {
+    for (const [port, target] of next(node)) {
+      if (target.type === 'capture' && !((node.type === 'acquirer' || node.type === 'route') && port === 'approved')) {
+        problems.push({ param: at(target), message: `Capture node ${target.id} is reached from ${node.id} (${port}) before any authorization; only an acquirer's approved port leads to capture.` });
       }
     }
   }

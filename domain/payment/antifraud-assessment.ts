@@ -1,14 +1,14 @@
 /**
  * An antifraud analysis registered on a payment (spec, payload rule 7). `origin` says who ran it: `acquirer` for the
  * analysis an acquirer runs inside the authorization (the account's `antifraudEnabled` config asks for it);
- * `flow_node` is the flow's antifraud node, which this build does not run yet.
+ * `flow_node` is the flow's antifraud node (domain/flow-run/flow-node-calls.ts), called before authorization.
  */
 export interface AntifraudAssessment {
   id: string;
   origin: 'acquirer' | 'flow_node';
-  /** The provider: the acquirer's for `acquirer`. */
+  /** The provider: the acquirer's for `acquirer`, the antifraud connector for `flow_node`. */
   provider: string;
-  /** What the acquirer's provider answered (accept, reject, review, unfinished, provider_error, aborted, unknown, skipped). */
+  /** What the acquirer's provider answered (accept, reject, review, unfinished, provider_error, aborted, unknown, skipped); null for flow_node. */
   providerStatus: string | null;
   recommendation: AntifraudRecommendation;
   /** 0 to 100, or null. */

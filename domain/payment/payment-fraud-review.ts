@@ -4,7 +4,7 @@
  */
 import { InvalidStateError } from '../shared/domain-error';
 import { cloneJson as clone } from '../shared/clone-json';
-import { recommendationOf, type AntifraudAssessment } from './antifraud-assessment';
+import { recommendationOf, type AntifraudAssessment, type AntifraudRecommendation } from './antifraud-assessment';
 import type { PaymentInternals } from './payment-internals';
 import type { PaymentOperation } from './payment.primitives';
 import type { PaymentTrigger } from './payment.transitions';
@@ -19,7 +19,10 @@ export interface AntifraudAssessmentInput {
   id: string;
   origin: AntifraudAssessment['origin'];
   provider: string;
-  providerStatus: string;
+  /** The acquirer's provider status; null for a flow's antifraud node, whose provider answers a recommendation. */
+  providerStatus: string | null;
+  /** A flow node's recommendation as the provider gave it; without it, the one the provider status amounts to. */
+  recommendation?: AntifraudRecommendation;
   score: number | null;
   triggeredRules: readonly string[];
   connectorAccountId: string;
@@ -72,7 +75,7 @@ export function registerAntifraudAssessment(payment: PaymentInternals, input: An
     origin: input.origin,
     provider: input.provider,
     providerStatus: input.providerStatus,
-    recommendation: recommendationOf(input.providerStatus),
+    recommendation: input.recommendation ?? recommendationOf(input.providerStatus ?? ''),
     score: input.score,
     triggeredRules: [...input.triggeredRules],
     connectorAccountId: input.connectorAccountId,

@@ -15,6 +15,7 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.late_payment_received',
   'antifraud.assessment_completed',
   'flow.notification',
+  'payment_method.verified',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
@@ -34,4 +35,6 @@ export interface PaymentDomainEvent {
   readonly assessmentId?: string;
   /** flow.notification: the webhook node's step it is about. */
   readonly notification?: { readonly nodeId: string; readonly data: Readonly<Record<string, unknown>> };
+  /** payment_method.verified: a flow's zero_auth node verified the payment's card. */
+  readonly verification?: { readonly nodeId: string; readonly status: 'valid' | 'invalid' | 'unavailable'; readonly connectorAccountId: string; readonly rawCode: string | null };
 }

@@ -16,6 +16,7 @@ import * as fraudReview from './payment-fraud-review';
 import * as checkout from './payment-checkout';
 import * as bankCharge from './payment-bank-charge';
 import * as threeDs from './payment-three-ds';
+import { recordFlowNodeResults } from './payment-flow-nodes';
 
 // The aggregate's vocabulary, importable from here as before the aggregate was split by concern.
 export { CURRENCIES, MAX_PAYMENT_AMOUNT, METHOD_TYPES, MIT_TYPES, isOutcomeUnknown } from './payment.primitives';
@@ -180,6 +181,7 @@ export class Payment {
         notification: { nodeId: step.nodeId, data: step.notification ?? {} },
       });
     }
+    recordFlowNodeResults(this.internals, run.steps.slice(recorded), now);
   }
 
   // ---- transparent checkout (payment-checkout.ts) -------------------------------------------------------------

@@ -213,7 +213,7 @@ describe('flow run: the step function', () => {
     });
 
     it('a node type that cannot run yet ends the run node_not_supported', () => {
-      const g2 = graph([n('t', 'trigger'), n('x', 'antifraud', { connectorAccountId: 'ca_9' })], [e('t', 'x')]);
+      const g2 = graph([n('t', 'trigger'), n('x', 'split', { splits: [] })], [e('t', 'x')]);
       expect(ended(driver(g2).feed({ kind: 'start' }).action).reason).to.equal('node_not_supported');
     });
   });
