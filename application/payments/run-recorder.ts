@@ -16,6 +16,7 @@ import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox } from './payment-object';
 import type { RoutingLease } from './routing-lease';
 import { settleRunOutcome } from './run-outcome';
+import { CapturePayment } from './capture-payment';
 
 /** The durable wait of a run whose step ended in a `wait` action (not an acquirer's answer), else null. */
 export function waitOf(payment: Payment, action: FlowAction, request: AuthorizeRequest): FlowRunWait | null {
@@ -55,6 +56,27 @@ export class RunRecorder {
    * recovery wired: the payment locked and read, then the outcome recorded.
    */
   async record(scope: TenantScope, payment: Payment, driven: DrivenRun, request: AuthorizeRequest, lease: RoutingLease | null, alsoRecord?: AlsoRecord): Promise<Payment> {
+    const recorded = await this.recordOutcome(scope, payment, driven, request, lease, alsoRecord);
+    return this.captureAtNode(scope, recorded, driven);
+  }
+
+  /**
+   * A flow's capture node (approved -> capture -> approve) captures the authorization just recorded, in full, through
+   * the capture pipeline (its own tx1 -> call -> tx2): a manual-capture payment leaves the run captured. Refused or
+   * interrupted, the payment stays authorized and the merchant captures it (POST /v1/payments/{id}/capture).
+   */
+  private async captureAtNode(scope: TenantScope, payment: Payment, driven: DrivenRun): Promise<Payment> {
+    const p = payment.view();
+    if (p.status !== 'authorized' || driven.step.action.kind !== 'end' || !driven.step.run.steps.some((s) => s.type === 'capture')) return payment;
+    try {
+      await new CapturePayment(this.deps).execute({ scope, paymentId: p.id });
+    } catch {
+      return payment;
+    }
+    return (await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, p.id))) ?? payment;
+  }
+
+  private async recordOutcome(scope: TenantScope, payment: Payment, driven: DrivenRun, request: AuthorizeRequest, lease: RoutingLease | null, alsoRecord?: AlsoRecord): Promise<Payment> {
     if (!lease) {
       return this.deps.transactor.run(async (tx) => {
         const current = await this.deps.payments.find(tx, scope, payment.id, { forUpdate: true });
