@@ -10,24 +10,29 @@ export interface BackgroundWorker {
 
 /**
  * A worker that runs `task` every `intervalMs`, never two runs at once (a slow run delays the next), and
- * reports a failed run without stopping. The timer does not keep the process alive.
+ * reports a failed run without stopping. The timer does not keep the process alive. Stopping starts no new run and
+ * waits for the one in flight (contract.md 8: a draining process finishes what it holds; the caller bounds the wait).
  */
 export function periodicWorker(name: string, intervalMs: number, task: () => Promise<unknown>, onError: (error: unknown) => void): BackgroundWorker {
   return {
     name,
     async start() {
-      let running = false;
+      let running: Promise<void> | null = null;
       const timer = setInterval(() => {
         if (running) return;
-        running = true;
-        task()
-          .catch(onError)
+        running = task()
+          .then(() => undefined, onError)
           .finally(() => {
-            running = false;
+            running = null;
           });
       }, intervalMs);
       timer.unref();
-      return { stop: async () => clearInterval(timer) };
+      return {
+        stop: async () => {
+          clearInterval(timer);
+          await running;
+        },
+      };
     },
   };
 }

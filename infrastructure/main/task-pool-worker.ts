@@ -19,14 +19,16 @@ export interface TaskPoolOptions<T> {
  * A background worker that keeps up to `concurrency` tasks in flight and claims another as soon as one ends, so a
  * task waiting on a stalled acquirer holds one slot, not a whole batch (a loop that claims a batch and waits for all
  * of it waits for its slowest call). Claims never overlap; a request to claim made during one runs right after it.
- * Stopping claims nothing more; tasks in flight end on their own (each holds a lease or claim that expires if it
- * cannot record its outcome), as with `periodicWorker`.
+ * Stopping claims nothing more and waits for the tasks in flight (contract.md 8: a draining process finishes what
+ * it holds, so no payment is left mid-step by a deployment); the caller bounds the wait with SHUTDOWN_GRACE_MS, and a
+ * task cut then still holds a lease or claim that expires, as when a process dies.
  */
 export function taskPoolWorker<T>(options: TaskPoolOptions<T>): BackgroundWorker {
   return {
     name: options.name,
     async start() {
       const inFlight = new Set<string>();
+      const running = new Set<Promise<void>>();
       let stopped = false;
       let claiming = false;
       let again = false;
@@ -52,7 +54,7 @@ export function taskPoolWorker<T>(options: TaskPoolOptions<T>): BackgroundWorker
           const key = options.keyOf(task);
           if (inFlight.has(key) || inFlight.size >= options.concurrency) continue;
           inFlight.add(key);
-          void Promise.resolve()
+          const run: Promise<void> = Promise.resolve()
             .then(() => options.work(task))
             .then(
               // The next task at once (on the next turn of the event loop, so timers and I/O are never starved)...
@@ -60,7 +62,11 @@ export function taskPoolWorker<T>(options: TaskPoolOptions<T>): BackgroundWorker
               // ...but after a failure only at the next tick: a task that fails at once must not spin.
               (error: unknown) => options.onError(error),
             )
-            .finally(() => inFlight.delete(key));
+            .finally(() => {
+              inFlight.delete(key);
+              running.delete(run);
+            });
+          running.add(run);
         }
         if (again) {
           again = false;
@@ -74,6 +80,9 @@ export function taskPoolWorker<T>(options: TaskPoolOptions<T>): BackgroundWorker
         async stop() {
           stopped = true;
           clearInterval(timer);
+          // A claim under way may still hand out tasks: wait for it, then for every task it started.
+          while (claiming) await new Promise((resolve) => setImmediate(resolve));
+          await Promise.allSettled([...running]);
         },
       };
     },

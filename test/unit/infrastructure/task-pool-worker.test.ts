@@ -51,9 +51,28 @@ describe('task-pool workers (recovery, reconciliation, settlement)', () => {
       await eventually(() => tasks.finished.includes('e'), 5_000, 5);
       expect(tasks.finished).to.not.include('slow');
     } finally {
-      await started.stop();
       tasks.release('slow');
+      await started.stop();
     }
+  });
+
+  it('stops claiming on stop and resolves only once the tasks in flight have finished (the drain)', async () => {
+    const tasks = new Tasks();
+    tasks.due.push('a', 'b');
+    const worker = taskPoolWorker({ name: 't', claim: tasks.claim, work: tasks.work, keyOf: (t) => t, concurrency: 2, idleMs: 10, onError: () => undefined });
+    const started = await worker.start();
+    await eventually(() => tasks.started.length === 2, 5_000, 5);
+    tasks.due.push('c');
+    let stopped = false;
+    const stopping = started.stop().then(() => (stopped = true));
+    tasks.release('a');
+    await eventually(() => tasks.finished.includes('a'), 5_000, 5);
+    await new Promise((resolve) => setTimeout(resolve, 30)); // several idle periods: nothing new may be claimed
+    expect(stopped, 'stop waits for b').to.equal(false);
+    tasks.release('b');
+    await stopping;
+    expect(tasks.finished).to.have.members(['a', 'b']);
+    expect(tasks.started).to.not.include('c');
   });
 
   it('does not start a task again while it is in flight when a read returns it twice; keeps going after failures', async () => {
