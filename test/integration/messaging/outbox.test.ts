@@ -19,19 +19,22 @@ import { createTestDatabase, testServers, uniqueStream } from '../../support/tes
 const logger = createLogger('silent');
 const ids = new UlidIdGenerator();
 
-/** Holds back every relay mark (the statement setting published_at) until released; records each one held. */
-function holdMarks(held: string[]): () => Promise<void> {
-  const original = pg.Client.prototype.query;
+/**
+ * Holds back every relay mark (the unit setting published_at) until released; records each one held. The mark is
+ * recognised by its unit of work (it turns synchronous_commit off) and held before its transaction starts: with the
+ * driver pipelining statements, delaying one statement of a unit would not hold the others back.
+ */
+function holdMarks(transactor: MikroOrmTransactor, held: string[]): () => Promise<void> {
+  const original = transactor.run;
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-    const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
-    if (typeof text !== 'string' || !text.includes('synchronous_commit = off')) return (original as any).apply(this, args);
-    held.push(text);
-    return gate.then(() => (original as any).apply(this, args));
-  };
+  transactor.run = function <T>(this: MikroOrmTransactor, work: Parameters<MikroOrmTransactor['run']>[0]): Promise<T> {
+    if (!String(work).includes('synchronous_commit')) return original.call(this, work) as Promise<T>;
+    held.push('mark');
+    return gate.then(() => original.call(this, work) as Promise<T>);
+  } as MikroOrmTransactor['run'];
   return async () => {
-    pg.Client.prototype.query = original;
+    transactor.run = original;
     open();
   };
 }
@@ -149,7 +152,7 @@ describe('transactional outbox, relay and event transports', () => {
       relay.start();
       await relay.drain(); // what earlier tests left
       const marks: string[] = [];
-      const release = holdMarks(marks);
+      const release = holdMarks(transactor, marks);
       try {
         const first = await append('org_mark');
         relay.nudge(first.map((e) => e.id));
