@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { connect } from 'nats';
-import pg from 'pg';
 import type { StoredEvent } from '../../../domain/ports/event-outbox';
 import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
