@@ -134,6 +134,25 @@ describe('flow runs through antifraud, zero_auth and capture nodes (PostgreSQL, 
     expect(invalid.body.attempts).to.deep.equal([]);
   });
 
+  it('antifraud after a wait: a review decision resumes the run into the antifraud node, which the resumption calls', async () => {
+    const m = await service.merchant('Screening after review');
+    const { acquirerId, antifraudId } = await accounts(m);
+    const published = await publish(m, 'Review then screen', {
+      nodes: [node('trigger', 'trigger'), node('hold', 'review'), node('screen', 'antifraud', { connectorAccountId: antifraudId }), node('charge', 'acquirer', { connectorAccountId: acquirerId }), node('approve', 'approve'), node('decline', 'decline')],
+      edges: [
+        edge('trigger', 'hold'), edge('hold', 'screen', 'approved'), edge('hold', 'decline', 'declined'),
+        edge('screen', 'charge', 'approve'), { ...edge('screen', 'decline', 'review'), id: 'r' }, { ...edge('screen', 'decline', 'decline'), id: 'd' }, { ...edge('screen', 'decline', 'error'), id: 'e' },
+        edge('charge', 'approve', 'approved'), edge('charge', 'decline', 'declined'),
+      ],
+    });
+    expect(published.status, JSON.stringify(published.body)).to.equal(200);
+    const created = await m.sandbox.post('/v1/payments', { amount: 4_000, card: card('tok_sandbox_approved') });
+    expect(created.body.status).to.equal('processing');
+    const decided = await m.sandbox.post(`/v1/payments/${created.body.id}/review`, { decision: 'approve' });
+    expect(decided.body.status, JSON.stringify(decided.body)).to.equal('captured');
+    expect((await events(created.body.id)).map((e) => e.type)).to.deep.equal(['antifraud.assessment_completed', 'payment.captured']);
+  });
+
   it('capture: approved -> capture -> approve captures a manual-capture authorization in full', async () => {
     const m = await service.merchant('Capturing');
     const { acquirerId } = await accounts(m);
