@@ -34,11 +34,13 @@ const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nat
 /** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 /**
- * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `fanout`, `burst-fanout`, `customers`, a comma-separated
+ * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `fanout`, `burst-fanout`, `pix`, `customers`, a comma-separated
  * list) runs those scenarios only. A partial run (setups or scenarios) prints its table and leaves docs/benchmarks.md
  * alone.
  */
-const ALL_SCENARIOS = ['health', 'payments', 'fanout', 'paced-fanout', 'burst-fanout', 'customers'];
+const ALL_SCENARIOS = ['health', 'payments', 'fanout', 'paced-fanout', 'burst-fanout', 'pix', 'customers'];
+/** Pix flows kept in flight at once by the pix scenario (each: create, bank pays, notice checked, captured, webhook). */
+const PIX_CONCURRENCY = Number(process.env.BENCH_PIX_CONCURRENCY ?? 20);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(',');
 const FULL_RUN = process.env.BENCH_SETUPS === undefined && process.env.BENCH_SCENARIOS === undefined;
 /** The yardstick: bare Koa answering a POST with one INSERT (bench/baseline-server.ts). */
@@ -529,6 +531,8 @@ async function benchService(setup: string, env: Record<string, string>, results:
       results.push({ setup, scenario: 'POST /v1/payments', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${probe.status})` });
     }
 
+    if (SCENARIOS.includes('pix')) await benchPix(setup, base, auth, results);
+
     if (!SCENARIOS.includes('customers')) return;
     const customer = await json(`${base}/v1/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench customer' }) });
     if (customer.status === 201) {
@@ -539,6 +543,79 @@ async function benchService(setup: string, env: Record<string, string>, results:
   } finally {
     for (const child of service.children.reverse()) await stopChild(child);
   }
+}
+
+/**
+ * The Pix scenario (docs/pix-boleto.md): PIX_CONCURRENCY flows in flight for DURATION_S seconds, each creating a Pix
+ * payment, then having the sandbox bank settle it (POST /simulate: the bank marks it paid and notifies the core, which
+ * checks it with QueryCharge and resumes the run), until its payment.captured webhook reaches a local receiver.
+ * Reported like the card scenarios: completed flows/s, and p50/p99 of creation request to webhook arrival.
+ */
+async function benchPix(setup: string, base: string, auth: Record<string, string>, results: Result[]): Promise<void> {
+  const customer = await json(`${base}/v1/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench Pagador', document: '52998224725' }) });
+  const arrivals = new Map<string, number>();
+  const waiting = new Map<string, () => void>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { object: { id: string } } };
+        const id = event.data.object.id;
+        if (event.type === 'payment.captured' && !arrivals.has(id)) {
+          arrivals.set(id, Date.now());
+          waiting.get(id)?.();
+        }
+      } catch {
+        /* not an event */
+      }
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  const endpoint = await json(`${base}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/pix`, enabledEvents: ['payment.captured'] }) });
+  const body = JSON.stringify({ amount: 2590, methodType: 'pix', customerId: customer.body?.id });
+  const probe = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body });
+  if (customer.status !== 201 || endpoint.status !== 201 || probe.status !== 201 || probe.body.status !== 'requires_action') {
+    results.push({ setup, scenario: 'Pix: create, bank notice, captured, webhook', requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${probe.status} ${probe.body?.status ?? ''})` });
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return;
+  }
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = Date.now();
+  const until = started + DURATION_S * 1000;
+  const flow = async () => {
+    while (Date.now() < until) {
+      const t0 = Date.now();
+      const created = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body });
+      if (created.status !== 201) {
+        errors += 1;
+        continue;
+      }
+      const id = created.body.id as string;
+      const delivered = new Promise<void>((resolve) => (arrivals.has(id) ? resolve() : waiting.set(id, resolve)));
+      const paid = await json(`${base}/v1/payments/${id}/simulate`, { method: 'POST', headers: auth, body: JSON.stringify({ outcome: 'paid' }) });
+      if (paid.status !== 200 || paid.body.status !== 'captured') errors += 1;
+      const timedOut = await Promise.race([delivered.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 30_000))]);
+      waiting.delete(id);
+      if (timedOut) errors += 1;
+      else latencies.push(arrivals.get(id)! - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: PIX_CONCURRENCY }, flow));
+  const seconds = (Date.now() - started) / 1000;
+  results.push({
+    setup,
+    scenario: `Pix: create, bank notice, captured, payment.captured webhook delivered (${PIX_CONCURRENCY} in flight)`,
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    note: 'flows/s; latency = creation request to webhook arrival',
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 async function main(): Promise<void> {
