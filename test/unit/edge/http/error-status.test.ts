@@ -37,7 +37,7 @@ const EXPECTED_STATUS: Record<number, readonly ApiErrorCode[]> = {
     'checkout_not_configured', 'connector_not_allowed_in_environment', 'connector_not_available',
     'connector_verification_failed', 'invalid_webhook_url', 'internal_address_blocked', 'unknown_event_type',
     'event_type_not_subscribable', 'invalid_custom_header', 'reserved_custom_header', 'too_many_custom_headers',
-    'invalid_current_password', 'invalid_reset_token',
+    'invalid_current_password', 'invalid_reset_token', 'hosted_checkout_required',
   ],
   429: ['rate_limited'],
   499: ['client_closed_request'],
@@ -57,6 +57,7 @@ const CONTRACT_CODES: ReadonlyArray<readonly [ApiErrorCode, number]> = [
   ['payment_not_capturable', 409],
   ['payment_expired', 410],
   ['checkout_not_configured', 422],
+  ['hosted_checkout_required', 422],
   ['rate_limited', 429],
   ['service_unavailable', 503],
 ];
