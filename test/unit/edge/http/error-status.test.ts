@@ -22,6 +22,7 @@ const EXPECTED_STATUS: Record<number, readonly ApiErrorCode[]> = {
   401: ['unauthorized', 'invalid_client_secret', 'invalid_credentials', 'invalid_challenge', 'invalid_mfa_code', 'invalid_recovery_code'],
   403: ['forbidden', 'blocked_by_security_policy'],
   404: ['not_found'],
+  402: ['production_access_required'],
   405: ['method_not_allowed'],
   409: [
     'idempotency_conflict', 'invalid_state', 'conflict', 'payment_not_capturable', 'boleto_refund_not_supported',
