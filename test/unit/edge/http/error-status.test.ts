@@ -27,7 +27,7 @@ const EXPECTED_STATUS: Record<number, readonly ApiErrorCode[]> = {
   409: [
     'idempotency_conflict', 'invalid_state', 'conflict', 'payment_not_capturable', 'boleto_refund_not_supported',
     'connector_account_in_use', 'endpoint_disabled', 'webhook_url_taken', 'webhook_endpoint_limit_reached',
-    'email_already_registered', 'mfa_setup_required', 'email_disabled',
+    'email_already_registered', 'mfa_setup_required', 'email_disabled', 'catalog_version_mismatch', 'already_subscribed',
   ],
   410: ['payment_expired'],
   413: ['payload_too_large'],
