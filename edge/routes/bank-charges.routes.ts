@@ -17,7 +17,7 @@ export interface BankChargeRouteDeps {
 export function bankChargeRoutes(deps: BankChargeRouteDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'post', path: '/v1/connector-webhooks/:accountId/:token', operationId: 'receiveConnectorNotice', tag: 'Connector accounts', auth: 'none', successStatus: 200,
+      method: 'post', path: '/v1/connector-webhooks/:accountId/:token', operationId: 'receiveConnectorNotice', tag: 'Connectors', auth: 'none', successStatus: 200,
       summary: 'Inbound Pix or boleto notice from a bank or payment provider',
       description:
         'Posted by the bank to the webhookUrl of a connector account. Answers 200 on reading the notice, then checks each cited charge by ' +
