@@ -3,12 +3,12 @@
  * `main.js antifraud sandbox-antifraud`, listening on PORT (default 50051). The adapter modules register
  * their starters in `ADAPTER_STARTERS` below.
  */
-import { starterWithEnv } from './connector-process';
+import { shutdownGraceMs, starterWithEnv } from './connector-process';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { createLogger } from '../logging/logger';
 import { startConfiguredMetricsServer, type MetricsServer } from '../metrics/metrics-server';
 
-export type AdapterStarter = (options: { port: number; host: string }) => Promise<{ port: number; stop(): Promise<void> }>;
+export type AdapterStarter = (options: { port: number; host: string }) => Promise<{ port: number; stop(graceMs?: number): Promise<void> }>;
 
 export const ADAPTER_STARTERS: Record<string, () => Promise<AdapterStarter>> = {
   sandbox: async () => starterWithEnv('sandbox'),
@@ -27,8 +27,15 @@ export async function runConnectorProcess(slug: string): Promise<void> {
   const adapter = await start({ port, host });
   console.log(JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, host, port: adapter.port }));
   const metrics = await adapterMetricsServer();
+  const graceMs = shutdownGraceMs();
+  let stopping = false;
+  // The drain (contract.md 8): health answers NOT_SERVING, no new call is accepted, calls in flight finish for up to
+  // SHUTDOWN_GRACE_MS (grpc-js tryShutdown), then what is left is cut (forceShutdown) and the process exits 0.
   const stop = async () => {
-    await adapter.stop();
+    if (stopping) return;
+    stopping = true;
+    console.log(JSON.stringify({ level: 'info', msg: 'shutting down: draining', slug, graceMs }));
+    await adapter.stop(graceMs);
     await metrics?.stop();
     process.exit(0);
   };

@@ -18,7 +18,8 @@ export interface StartedAdapter {
   setCoreNotificationsAddress?(address: string): void;
   /** Set when the adapter runs in a worker thread of its own (embedded-adapters.ts). */
   readonly threadId?: number;
-  stop(): Promise<void>;
+  /** Stops accepting calls and lets those in flight finish for up to `graceMs` (the adapter's default when absent). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface AdapterStartOptions {
@@ -69,6 +70,18 @@ export function starterWithEnv(slug: string): (options: { port: number; host: st
   return (options) => adapter.start({ ...options, ...adapterOptionsFromEnv() });
 }
 
+/** SHUTDOWN_GRACE_MS as the core reads it (config.ts): a whole number of milliseconds, 25000 when unset. */
+export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SHUTDOWN_GRACE_MS;
+  if (raw === undefined || raw === '') return 25_000;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got "${raw}"`);
+    process.exit(1);
+  }
+  return value;
+}
+
 /** Runs one shipped adapter until SIGINT/SIGTERM. */
 export async function runShippedAdapter(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<StartedAdapter> {
   const adapter = SHIPPED_ADAPTERS[slug];
@@ -87,7 +100,9 @@ if (require.main === module) {
       console.log(
         JSON.stringify({ level: 'info', msg: 'connector adapter listening', slug, address: adapter.address, ...(adapter.vaultUrl ? { vaultUrl: adapter.vaultUrl } : {}) }),
       );
-      const stop = () => void adapter.stop().then(() => process.exit(0));
+      // The drain (contract.md 8): calls in flight finish for up to SHUTDOWN_GRACE_MS, then the process exits 0.
+      const graceMs = shutdownGraceMs();
+      const stop = () => void adapter.stop(graceMs).then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     },

@@ -58,7 +58,7 @@ export function taskPoolWorker<T>(options: TaskPoolOptions<T>): BackgroundWorker
             .then(() => options.work(task))
             .then(
               // The next task at once (on the next turn of the event loop, so timers and I/O are never starved)...
-              () => setImmediate(() => void fill()),
+              () => void setImmediate(() => void fill()),
               // ...but after a failure only at the next tick: a task that fails at once must not spin.
               (error: unknown) => options.onError(error),
             )

@@ -136,9 +136,15 @@ export class JetStreamTransport implements EventTransport {
     const inFlight = new Set<Promise<void>>();
     const retryDelayMs = options.retryDelayMs ?? 1_000;
     const acks = new AckBatch();
+    let stopping = false;
 
     const loop = (async () => {
       for await (const message of messages) {
+        if (stopping) {
+          // Pulled but not started when the drain began: handed back for another consumer at once, not after ack_wait.
+          message.nak();
+          continue;
+        }
         const work = (async () => {
           try {
             const event = JSON.parse(Buffer.from(message.data).toString('utf8')) as StoredEvent;
@@ -158,7 +164,9 @@ export class JetStreamTransport implements EventTransport {
     })();
 
     return {
+      // The drain (contract.md 8): take nothing new, finish and acknowledge the messages being handled.
       stop: async () => {
+        stopping = true;
         messages.stop();
         await loop.catch(() => undefined);
         await Promise.allSettled([...inFlight]);

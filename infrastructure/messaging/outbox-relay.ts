@@ -143,7 +143,8 @@ export class OutboxRelay {
           if (this.scanRequested || Date.now() - this.lastScanAt >= this.pollIntervalMs) {
             this.scanRequested = false;
             this.lastScanAt = Date.now();
-            while ((await this.publishBatch(null)) === this.batchSize) {
+            // A stopping relay publishes what it claimed, and claims no more (another relay, or the next start, will).
+            while ((await this.publishBatch(null)) === this.batchSize && !this.stopped) {
               /* keep going while full batches come back */
             }
           }

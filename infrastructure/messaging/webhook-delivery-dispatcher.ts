@@ -24,6 +24,10 @@
  * Outcomes are recorded in groups: attempts that finish while a record transaction is running are written
  * together by the next one (group commit), so the database sees a few statements per batch instead of a
  * transaction per delivery. A slot (and its lease) is held until its attempt is recorded.
+ *
+ * Stopping (a draining process, contract.md 8) claims and reserves nothing more but finishes what it holds: every
+ * attempt in flight is sent and recorded, and a handover reserved before the stop is still sent when its delivery
+ * comes (its row is inserted leased to this worker: left unsent, nobody could take it before the lease expired).
  */
 import type { AttemptDelivery, PendingRecord } from '../../application/webhook/attempt-delivery';
 import type { DispatchSlot } from '../../application/webhook/webhook-deps';
@@ -76,6 +80,9 @@ export class WebhookDeliveryDispatcher {
   private ticking: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  /** Handovers reserved and not yet sent or released: a stop waits for them (see `reserve`). */
+  private reserved = 0;
+  private reservationsSettled: (() => void) | null = null;
   private readonly maxConcurrent: number;
   private readonly perEndpoint: number;
   private readonly failingPerEndpoint: number;
@@ -128,21 +135,28 @@ export class WebhookDeliveryDispatcher {
       return null;
     }
     this.hold(endpointId);
+    this.reserved += 1;
     let used = false;
     return {
       send: (delivery, endpoint, stored) => {
         if (used) return;
         used = true;
-        // Stopped meanwhile: the lease expires and a worker claims the delivery then.
-        if (this.stopped) this.drop(endpointId);
-        else this.launch(delivery, endpoint, stored);
+        // Sent even when stopping meanwhile: the row is leased to this worker, and the stop waits for it.
+        this.launch(delivery, endpoint, stored);
+        this.reservationEnded();
       },
       release: () => {
         if (used) return;
         used = true;
         this.drop(endpointId);
+        this.reservationEnded();
       },
     };
+  }
+
+  private reservationEnded(): void {
+    this.reserved -= 1;
+    if (this.reserved === 0) this.reservationsSettled?.();
   }
 
   private boundOf(endpointId: string): number {
@@ -183,13 +197,19 @@ export class WebhookDeliveryDispatcher {
     this.leased -= 1;
   }
 
-  /** Stops claiming and waits for the attempts in flight to be sent and recorded. */
+  /**
+   * Stops claiming and reserving, and waits for the handovers reserved before, then for every attempt in flight to be
+   * sent and recorded. The caller bounds the wait (SHUTDOWN_GRACE_MS); an attempt cut then keeps its lease until it
+   * expires, as when a worker dies.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
-    await Promise.allSettled([...this.sending]);
+    if (this.reserved > 0) await new Promise<void>((resolve) => (this.reservationsSettled = resolve));
+    this.reservationsSettled = null;
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
     while (this.recording) await this.recording;
   }
 

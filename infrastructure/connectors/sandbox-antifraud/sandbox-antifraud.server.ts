@@ -113,7 +113,8 @@ export function sandboxAntifraudService(): AntifraudConnectorServer {
 export interface RunningSandboxAntifraud {
   readonly port: number;
   readonly address: string;
-  stop(): Promise<void>;
+  /** Stops accepting calls and lets those in flight finish for up to `graceMs` (default 1 s), then cuts them. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Starts the sandbox antifraud provider as a gRPC server (AntifraudConnector + health) on a loopback port. */
@@ -123,5 +124,5 @@ export async function startSandboxAntifraud(options: { port?: number; host?: str
     ...(options.port !== undefined ? { port: options.port } : {}),
     services: [{ definition: AntifraudConnectorService, implementation: sandboxAntifraudService() }],
   });
-  return { port: running.port, address: running.address, stop: () => running.stop(1_000) };
+  return { port: running.port, address: running.address, stop: (graceMs = 1_000) => running.stop(graceMs) };
 }

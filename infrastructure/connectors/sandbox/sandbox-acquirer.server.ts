@@ -69,7 +69,8 @@ export interface RunningSandboxAcquirer {
    * the adapters before the core's modules, so the address is only known later).
    */
   setCoreNotificationsAddress(address: string): void;
-  stop(): Promise<void>;
+  /** Stops accepting calls and lets those in flight finish for up to `graceMs` (default 1 s), then cuts them. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 interface SandboxMerchant {
@@ -564,9 +565,9 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {})
     address: running.address,
     vaultUrl: sandbox.vaultBaseUrl,
     setCoreNotificationsAddress: (address) => sandbox.setCoreNotificationsAddress(address),
-    async stop() {
+    async stop(graceMs = 1_000) {
       sandbox.dispose();
-      await Promise.all([running.stop(1_000), vault.stop()]);
+      await Promise.all([running.stop(graceMs), vault.stop()]);
     },
   };
 }

@@ -164,6 +164,26 @@ describe('webhook delivery dispatcher: handover limits', () => {
     }
   });
 
+  it('on stop, sends and records a handover reserved before it (its row is leased here) and resolves only then', async () => {
+    const { dispatcher, answers, records } = setUp({ perEndpoint: 4 });
+    dispatcher.start();
+    const slot = await eventually(() => dispatcher.reserve('we_1'));
+    let stopped = false;
+    const stopping = dispatcher.stop().then(() => (stopped = true));
+    expect(dispatcher.reserve('we_1'), 'a stopping dispatcher reserves nothing more').to.equal(null);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped, 'waits for the reserved handover').to.equal(false);
+    slot.send({ id: 'whd_late', state: { endpointId: 'we_1' } } as unknown as WebhookDelivery, {} as WebhookEndpoint);
+    await eventually(() => answers.length === 1);
+    answers[0](200);
+    await eventually(() => records.length === 1);
+    expect(stopped, 'waits for the outcome to be recorded').to.equal(false);
+    expect(records[0].batch.map((p) => p.delivery.id)).to.deep.equal(['whd_late']);
+    records[0].done();
+    await stopping;
+    expect(dispatcher.activeAttempts).to.equal(0);
+  });
+
   async function stopWithRecordsCompleted(dispatcher: WebhookDeliveryDispatcher, records: Array<{ done: () => void }>): Promise<void> {
     const completing = setInterval(() => records.forEach((record) => record.done()), 5);
     try {
