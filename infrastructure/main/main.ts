@@ -13,6 +13,7 @@ import { openInfrastructure } from './bootstrap';
 import { MODULES } from './modules';
 import { runConnectorProcess } from './connector-process-entry';
 import { isAdapterRole, isServiceRole } from './process-roles';
+import { announceRunningService, cliCommandFor } from './running-service';
 
 async function main(argv: string[]): Promise<void> {
   const role = argv[0] ?? 'all';
@@ -34,6 +35,8 @@ async function main(argv: string[]): Promise<void> {
   const service = await assembleService(core, MODULES, { edge: role !== 'worker', worker: role !== 'edge' }, role === 'worker' ? null : { port: config.port, host: config.host });
   logger.info({ role, url: service.url, embedded: !config.databaseUrl, transport: config.natsUrl ? 'jetstream' : 'in-process' }, 'service started');
   const metricsServer = await startConfiguredMetricsServer(core.metrics, config, logger);
+  // The CLI finds this service's database and URL through the announcement (running-service.ts).
+  const withdraw = !config.databaseUrl && service.url ? announceRunningService(config.dataDir, service.url) : () => undefined;
   if (!config.databaseUrl && config.deployment === 'local') await printFirstRunHint(infrastructure);
 
   let stopping = false;
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       logger.warn('shutdown did not finish in time; exiting');
       process.exit(0);
     }, config.shutdownGraceMs + 5_000).unref();
+    withdraw();
     try {
       await service.stop();
       await metricsServer?.stop();
@@ -63,12 +67,17 @@ async function main(argv: string[]): Promise<void> {
 async function printFirstRunHint(infrastructure: Awaited<ReturnType<typeof openInfrastructure>>): Promise<void> {
   const rows = await infrastructure.orm.em.fork({ useContext: false }).execute('select count(*)::int as n from organizations');
   if (Number(rows[0]?.n ?? 0) > 0) return;
+  // Printed so it works as pasted at the repository root: with DATA_DIR when the service does not use the default.
+  const dataDir = infrastructure.config.dataDir;
   console.log(
     [
       '',
-      'No organization exists yet. Create one and an API key with:',
-      '  npm run cli -- org create --name "ACME" --email owner@example.com',
-      '  npm run cli -- api-key create --org <ORG_ID> --environment sandbox',
+      'No organization exists yet. In another terminal, at the repository root, set up a sandbox organization,',
+      'API key and connector account (README, Quickstart) with:',
+      `  ${cliCommandFor(dataDir, 'quickstart')}`,
+      'or create them one by one:',
+      `  ${cliCommandFor(dataDir, 'org create --name "ACME" --email owner@example.com')}`,
+      `  ${cliCommandFor(dataDir, 'api-key create --org <ORG_ID> --environment sandbox')}`,
       '',
     ].join('\n'),
   );
