@@ -65,6 +65,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Customers: 'Customers and their saved payment methods.',
   Checkout: 'The public checkout a customer\'s browser calls with the payment\'s client secret (Service-Client-Secret), not an API key.',
   Recipients: 'Split recipients.',
+  Subscriptions: 'Recurring charges of a customer\'s saved card, renewed by the service.',
   Events: 'The event log that webhooks deliver, readable and pageable.',
   Webhooks: 'Webhook endpoints, their signing secrets and deliveries.',
   Connectors: 'The connector catalog and the organization\'s connector accounts.',

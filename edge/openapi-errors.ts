@@ -37,6 +37,8 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   voidPayment: ['invalid_state'],
   refundPayment: ['invalid_state', 'boleto_refund_not_supported', 'amount_exceeds_available'],
   savePaymentMethod: ['sensitive_card_data', 'payment_method_invalid'],
+  createSubscription: ['resource_missing', 'payment_method_invalid'],
+  cancelSubscription: ['invalid_state'],
   createWebhookEndpoint: ['webhook_endpoint_limit_reached', 'invalid_webhook_url', 'internal_address_blocked', 'unknown_event_type', 'event_type_not_subscribable', 'invalid_custom_header', 'reserved_custom_header', 'too_many_custom_headers'],
   updateWebhookEndpoint: ['invalid_webhook_url', 'internal_address_blocked', 'unknown_event_type', 'event_type_not_subscribable', 'invalid_custom_header', 'reserved_custom_header', 'too_many_custom_headers'],
   testWebhookEndpoint: ['endpoint_disabled'],

@@ -9,6 +9,7 @@ import { FLOWS_MODULE } from './flows.module';
 import { PAYMENTS_MODULE } from './payments.module';
 import { BILLING_MODULE } from './billing.module';
 import { WEBHOOKS_MODULE } from './webhooks.module';
+import { SUBSCRIPTIONS_MODULE } from './subscriptions.module';
 
 export const MODULES = moduleList()
   .with(IDENTITY_MODULE)
@@ -18,6 +19,8 @@ export const MODULES = moduleList()
   // Billing before payments: every live payment passes billing's production gate in its first transaction.
   .with(BILLING_MODULE)
   .with(PAYMENTS_MODULE)
+  // Subscriptions after payments: each renewal is a payment made through payments' triggeredPayments.
+  .with(SUBSCRIPTIONS_MODULE)
   .with(WEBHOOKS_MODULE);
 
 /** The services the product's modules provide (what a full test service exposes as `services`). */

@@ -28,6 +28,7 @@ import { Migration20261129000100CheckoutExpiry } from './Migration20261129000100
 import { Migration20261130000100CardRetryCounts } from './Migration20261130000100CardRetryCounts';
 import { Migration20261130000200BankChargeLookup } from './Migration20261130000200BankChargeLookup';
 import { Migration20261130000900PlatformBilling } from './Migration20261130000900PlatformBilling';
+import { Migration20261201000100Subscriptions } from './Migration20261201000100Subscriptions';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -55,4 +56,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130000100CardRetryCounts', class: Migration20261130000100CardRetryCounts },
   { name: 'Migration20261130000200BankChargeLookup', class: Migration20261130000200BankChargeLookup },
   { name: 'Migration20261130000900PlatformBilling', class: Migration20261130000900PlatformBilling },
+  { name: 'Migration20261201000100Subscriptions', class: Migration20261201000100Subscriptions },
 ];
