@@ -83,9 +83,9 @@ export interface PaymentsNeeds {
   readonly securityGuard?: CardSecurity;
   /** Without it every payment is routed directly (no published flow is looked up). */
   readonly paymentFlows?: PaymentFlows;
-}
   /** Platform billing's gate: counts each live payment and refuses it without a trial or plan. Without it: counted only. */
   readonly productionAccess?: ProductionUsage;
+}
 
 /** What payments give to the modules built after them (and to tests driving the workers' use cases). */
 export interface PaymentsServices {
