@@ -34,11 +34,11 @@ const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nat
 /** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 /**
- * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `fanout`, `burst-fanout`, `pix`, `customers`, a comma-separated
+ * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `checkout`, `fanout`, `burst-fanout`, `pix`, `customers`, a comma-separated
  * list) runs those scenarios only. A partial run (setups or scenarios) prints its table and leaves docs/benchmarks.md
  * alone.
  */
-const ALL_SCENARIOS = ['health', 'payments', 'fanout', 'paced-fanout', 'burst-fanout', 'pix', 'customers'];
+const ALL_SCENARIOS = ['health', 'payments', 'checkout', 'fanout', 'paced-fanout', 'burst-fanout', 'pix', 'customers'];
 /** Pix flows kept in flight at once by the pix scenario (each: create, bank pays, notice checked, captured, webhook). */
 const PIX_CONCURRENCY = Number(process.env.BENCH_PIX_CONCURRENCY ?? 20);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(',');
@@ -181,6 +181,60 @@ async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: R
     headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
+}
+
+/** Idempotency-Keys of the checkout confirmations: unique across the warm-up and the measured run (a key is the merchant's). */
+let confirmSequence = 0;
+const CONFIRM_KEY_PREFIX = `bench_${process.pid}_${Date.now()}`;
+
+/**
+ * The transparent checkout as a buyer drives it: each connection creates a checkout payment (no card: the merchant's
+ * server, API key), then confirms it through the public route with the payment's client secret, a fresh
+ * Idempotency-Key and a sandbox vault token, and starts over. autocannon's per-connection context carries the new
+ * payment from one request to the next. Each checkout is two requests: the rate reported is checkouts/s (half the
+ * requests), and a confirmation that did not answer 201 approved counts as an error.
+ */
+async function checkoutLoad(base: string, auth: Record<string, string>, options: { amount?: number } = {}): Promise<LoadResult> {
+  let declined = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    ...(options.amount ? { amount: options.amount * 2 } : { duration: DURATION_S }),
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/payments',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ amount: 1990, currency: 'BRL' }),
+        onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+          const created = status === 201 ? (JSON.parse(body) as { id: string; clientSecret: string }) : null;
+          context.payment = created;
+        },
+      },
+      {
+        method: 'POST',
+        setupRequest: (request: Record<string, any>, context: Record<string, any>) => {
+          const created = context.payment as { id: string; clientSecret: string } | null;
+          // A failed creation: the confirmation still goes out (to a payment that does not exist) and counts as an error.
+          const id = created?.id ?? 'pay_missing';
+          return {
+            ...request,
+            path: `/v1/public/payments/${id}/confirm`,
+            headers: { 'content-type': 'application/json', 'service-client-secret': created?.clientSecret ?? 'none', 'idempotency-key': `${CONFIRM_KEY_PREFIX}_${++confirmSequence}` },
+            body: JSON.stringify({ card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111', expMonth: 12, expYear: 2030 } }),
+          };
+        },
+        onResponse: (status: number, body: string) => {
+          if (status === 201 && (JSON.parse(body) as { status: string }).status !== 'captured') declined += 1;
+        },
+      },
+    ],
+  } as autocannon.Options);
+  return {
+    ...result,
+    errors: result.errors + declined,
+    requests: { average: result.requests.average / 2 },
+  };
 }
 
 /** What a load run reports: the figures `summarize` reads, from autocannon or from `evenlyPacedLoad`. */
@@ -475,6 +529,18 @@ async function benchService(setup: string, env: Record<string, string>, results:
       await measureBaseline(`bare Koa + PostgreSQL, before ${setup}`);
       // Payments alone first; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
       if (SCENARIOS.includes('payments')) results.push(summarize(setup, 'POST /v1/payments (approved card, sandbox over gRPC)', await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment })));
+      if (SCENARIOS.includes('checkout')) {
+        // The checkout's own routes (public view of the secret, confirm) get their warm-up too; then checkouts/s,
+        // which docs/benchmarks.md compares with the direct card payments/s just above (target: at least 60 %).
+        await checkoutLoad(base, auth, { amount: Math.round(WARMUP_REQUESTS / 2) });
+        const checkout = summarize(setup, 'checkout: POST /v1/payments without card, then public confirm with a vault token (checkouts/s)', await checkoutLoad(base, auth));
+        const direct = results.find((r) => r.setup === setup && r.scenario.startsWith('POST /v1/payments (approved card'));
+        if (direct?.requestsPerSecond && checkout.requestsPerSecond !== null) {
+          checkout.note = `${Math.round((100 * checkout.requestsPerSecond) / direct.requestsPerSecond)} % of the direct card payments/s (target >= 60 %)`;
+        }
+        results.push(checkout);
+        await settle(env);
+      }
       await settle(env);
       const receiver = await startReceiver();
       const endpoints = await Promise.all(
