@@ -645,6 +645,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/platform-billing/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan catalog in force: its version, monthly and annual prices, included payments and per-payment prices (cents) */
+        get: operations["getPlatformBillingCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-billing/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether live payments are allowed: the free production trial (30 days or 50 payments) and the plan */
+        get: operations["getPlatformBillingAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-billing/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Subscribe the company to a plan (owner session, terms accepted); monthly post-paid, annual prepaid at 10 monthly fees, no card debit */
+        post: operations["subscribePlatformPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-billing/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan, this month's production usage with computed lines, partial invoice and projection, the previous month, sandbox usage, next invoice and history */
+        get: operations["getPlatformBillingOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform invoices, newest first; status open, paid or overdue (open past its due date) */
+        get: operations["listPlatformInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-billing/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One platform invoice: calculation lines, receipts, adjustments, balance, and payment instructions while an amount is due */
+        get: operations["getPlatformInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments": {
         parameters: {
             query?: never;
@@ -822,6 +924,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a payment held at a flow's Manual review step
+         * @description approve leads the flow on by the review node's approved exit, decline by its declined exit; the answer is the payment after the flow went on. 409 invalid_state when the payment is not held at a review step or its review was just decided (of two concurrent decisions one wins).
+         */
+        post: operations["reviewPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipients": {
         parameters: {
             query?: never;
@@ -856,6 +978,249 @@ export interface paths {
         head?: never;
         /** Update a split recipient (omitted fields stay; null clears email; emits recipient.updated when something changed) */
         patch: operations["updateRecipient"];
+        trace?: never;
+    };
+    "/v1/payments/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a transparent checkout payment with the buyer's card token (server side)
+         * @description One card attempt: send a new Idempotency-Key for each new card (repeating a key replays the first answer). Runs the flow again as customer-present; does no 3DS (a three_ds node follows its unavailable exit). A reversible decline returns the payment to requires_payment_method while attempts and time remain. 409 once the payment no longer awaits a card; 410 after the deadline (the payment is canceled); 422 saveCard without customerId.
+         */
+        post: operations["confirmPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public view of a checkout payment (Service-Client-Secret) */
+        get: operations["getPublicPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/payments/{id}/tokenization-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a tokenization session at the sandbox vault for the next card (Service-Client-Secret)
+         * @description Sandbox environment with the sandbox connector only; a real provider answers 422 hosted_checkout_required. A new session for each card attempt. Limit 10 per hour per payment.
+         */
+        post: operations["createTokenizationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/payments/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the payment with the card token from the vault (Service-Client-Secret, Idempotency-Key)
+         * @description Same body as the server confirm. Idempotency-Key is required: a new key per card, a repeated key replays the first answer. Sandbox connector in sandbox only (else 422 hosted_checkout_required). Limit 5 per hour per payment.
+         */
+        post: operations["confirmPublicPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/payments/{id}/three-ds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the buyer's 3DS result (Service-Client-Secret, Idempotency-Key)
+         * @description Valid while the payment is requires_action with nextAction three_ds and before nextAction.expiresAt. The card network's ECI decides the three_ds node's exit (Visa 05 / Mastercard 02 authenticated; 06 / 01 attempted and the rest unavailable; 07 / 00 or outcome failure failed); the flow resumes and the answer is the payment as it ended. CAVV and XID go to the acquirer with the authorization and are never stored. 409 when the payment does not await 3DS; 410 once the authentication time is over (the payment is closed). Limit 10 per hour per payment.
+         */
+        post: operations["submitPublicThreeDsResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hosted checkout page (client secret in the URL fragment: /checkout/{paymentId}#{clientSecret})
+         * @description The buyer pays here: card form (card posted to the vault only), 3DS step, Pix or boleto to pay, the end state. pt-BR by default, English for browsers that ask for it.
+         */
+        get: operations["getCheckoutPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** checkout.js: mounts the checkout in a merchant page with PaymentCheckout.mount(element, {paymentId, clientSecret}) */
+        get: operations["getCheckoutScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkout's stylesheet (checkout.js adds it to the page it mounts in) */
+        get: operations["getCheckoutStylesheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector-webhooks/{accountId}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inbound Pix or boleto notice from a bank or payment provider
+         * @description Posted by the bank to the webhookUrl of a connector account. Answers 200 on reading the notice, then checks each cited charge by querying the bank, so a forged notice pays nothing. Body: {"acquirerPaymentId": "..."} or {"charges": [{"acquirerPaymentId": "..."}]}. A wrong token or an account that does not exist: 404.
+         */
+        post: operations["receiveConnectorNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: pay or let lapse a Pix or boleto charge
+         * @description Only for Pix or boleto charges issued by the service's sandbox connector. outcome paid: the bank confirms, the payment is captured (payment.captured); expired: the charge lapses, the payment is canceled (payment.canceled). 409 when the charge is not awaiting payment; 422 for a card payment or a charge another connector issued.
+         */
+        post: operations["simulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List subscriptions (newest first, cursor paging; by customerId or status) */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /** Charge a customer's saved card every intervalCount intervals from startDate (at once when omitted) */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a subscription */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a subscription at once: nothing is charged after it (409 when already canceled) */
+        post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks/event-types": {
@@ -8858,6 +9223,722 @@ export interface operations {
             };
         };
     };
+    getPlatformBillingCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan catalog in force: its version, monthly and annual prices, included payments and per-payment prices (cents) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformBillingAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether live payments are allowed: the free production trial (30 days or 50 payments) and the plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscribePlatformPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "planCode": "starter",
+                 *       "billingInterval": "monthly",
+                 *       "planVersion": 1,
+                 *       "acceptedTerms": true
+                 *     }
+                 */
+                "application/json": {
+                    planCode: string;
+                    /**
+                     * @default monthly
+                     * @enum {string}
+                     */
+                    billingInterval?: "monthly" | "annual";
+                    planVersion?: number;
+                    /** @enum {boolean} */
+                    acceptedTerms: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribe the company to a plan (owner session, terms accepted); monthly post-paid, annual prepaid at 10 monthly fees, no card debit */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `catalog_version_mismatch`, `already_subscribed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "catalog_version_mismatch",
+                     *         "message": "Catalog version mismatch",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformBillingOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan, this month's production usage with computed lines, partial invoice and projection, the previous month, sandbox usage, next invoice and history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlatformInvoices: {
+        parameters: {
+            query?: {
+                status?: "open" | "paid" | "overdue";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Platform invoices, newest first; status open, paid or overdue (open past its due date) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One platform invoice: calculation lines, receipts, adjustments, balance, and payment instructions while an amount is due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "The path parameter id contains text that cannot be stored",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -9540,6 +10621,26 @@ export interface operations {
                      *       "error": {
                      *         "code": "unauthorized",
                      *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `production_access_required`. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "production_access_required",
+                     *         "message": "Production access required",
                      *         "param": null,
                      *         "details": [],
                      *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
@@ -12956,6 +14057,418 @@ export interface operations {
             };
         };
     };
+    reviewPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "note": "Customer confirmed the order by phone."
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "decline";
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Decide a payment held at a flow's Manual review step */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "pay_01J...",
+                     *       "status": "requires_payment_method",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "captureMethod": "automatic",
+                     *       "capturedAmount": 1500,
+                     *       "refundedAmount": 1500,
+                     *       "refundStatus": "partial",
+                     *       "decline": {
+                     *         "reason": "INSUFFICIENT_FUNDS",
+                     *         "label": "label",
+                     *         "reversibility": "REVERSIBLE",
+                     *         "retryAction": "RETRY_LATER",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {
+                     *           "ptBR": "ptBR",
+                     *           "en": "en"
+                     *         },
+                     *         "rawCode": "51"
+                     *       },
+                     *       "error": {
+                     *         "code": "code",
+                     *         "message": "message",
+                     *         "stage": "stage",
+                     *         "connectorAccount": {
+                     *           "id": "id",
+                     *           "name": "name"
+                     *         }
+                     *       },
+                     *       "fraudReview": {
+                     *         "status": "pending",
+                     *         "openedAt": "2026-01-15T12:00:00.000Z",
+                     *         "resolvedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "authorizationExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "expiryAction": "notify",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "bin": "bin",
+                     *         "last4": "last4",
+                     *         "expMonth": 0,
+                     *         "expYear": 0,
+                     *         "holderName": "holderName"
+                     *       },
+                     *       "acquirer": {
+                     *         "nsu": "nsu",
+                     *         "tid": "tid",
+                     *         "authorizationCode": "authorizationCode",
+                     *         "acquirerPaymentId": "acquirerPaymentId"
+                     *       },
+                     *       "connectorAccountId": "connectorAccountId",
+                     *       "connector": "connector",
+                     *       "attempts": [
+                     *         {
+                     *           "id": "id",
+                     *           "connectorAccountId": "connectorAccountId",
+                     *           "connector": "connector",
+                     *           "rawCode": "rawCode",
+                     *           "classification": "classification",
+                     *           "outcome": "approved",
+                     *           "latencyMs": 0,
+                     *           "message": "message",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "reconciliation": {
+                     *             "status": "pending",
+                     *             "tries": 0,
+                     *             "checkedAt": "2026-01-15T12:00:00.000Z",
+                     *             "acquirerPaymentId": "acquirerPaymentId",
+                     *             "operationId": "operationId",
+                     *             "amount": 1500,
+                     *             "rawCode": "rawCode",
+                     *             "message": "message"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasFallback": false,
+                     *       "splits": [
+                     *         {}
+                     *       ],
+                     *       "metadata": {},
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        /** @example pay_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        /** @enum {string} */
+                        captureMethod?: "automatic" | "manual";
+                        capturedAmount?: number;
+                        refundedAmount?: number;
+                        refundStatus?: ("partial" | "full") | null;
+                        /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
+                        decline?: {
+                            /** @example INSUFFICIENT_FUNDS */
+                            reason?: string;
+                            label?: string;
+                            /** @enum {string} */
+                            reversibility?: "REVERSIBLE" | "irreversible";
+                            /** @example RETRY_LATER */
+                            retryAction?: string;
+                            /** @description Phrase for the buyer (pt-BR) */
+                            consumerMessage?: string;
+                            consumerMessages?: {
+                                ptBR?: string;
+                                en?: string;
+                            };
+                            /** @example 51 */
+                            rawCode?: string;
+                        } | null;
+                        error?: {
+                            code?: string;
+                            message?: string;
+                            stage?: string;
+                            connectorAccount?: {
+                                id?: string;
+                                name?: string;
+                            } | null;
+                        } | null;
+                        fraudReview?: {
+                            /** @enum {string} */
+                            status?: "pending" | "accepted" | "rejected" | "merchant_decided";
+                            /** Format: date-time */
+                            openedAt?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        authorizationExpiresAt?: string | null;
+                        expiryAction?: ("notify" | "capture" | "void") | null;
+                        customerId?: string | null;
+                        paymentMethodId?: string | null;
+                        card?: {
+                            brand?: string | null;
+                            bin?: string | null;
+                            last4?: string | null;
+                            expMonth?: number | null;
+                            expYear?: number | null;
+                            holderName?: string | null;
+                        } | null;
+                        acquirer?: {
+                            nsu?: string | null;
+                            tid?: string | null;
+                            authorizationCode?: string | null;
+                            acquirerPaymentId?: string | null;
+                        };
+                        connectorAccountId?: string | null;
+                        connector?: string | null;
+                        attempts?: {
+                            id?: string;
+                            connectorAccountId?: string;
+                            connector?: string;
+                            rawCode?: string | null;
+                            classification?: string | null;
+                            /** @enum {string} */
+                            outcome?: "approved" | "declined" | "fraud_review" | "technical_failure" | "timeout";
+                            latencyMs?: number;
+                            message?: string | null;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** @description Only on a timed-out attempt: the background re-send of Authorize with the same idempotency key, and the reversal of an authorization it found. */
+                            reconciliation?: {
+                                /** @enum {string} */
+                                status?: "pending" | "not_authorized" | "voided" | "refunded" | "reversal_refused" | "unresolved";
+                                tries?: number;
+                                /** Format: date-time */
+                                checkedAt?: string | null;
+                                acquirerPaymentId?: string | null;
+                                operationId?: string | null;
+                                amount?: number;
+                                rawCode?: string | null;
+                                message?: string | null;
+                            };
+                        }[];
+                        hasFallback?: boolean;
+                        splits?: Record<string, never>[];
+                        metadata?: Record<string, never>;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`, `invalid_state`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`, `sensitive_card_data`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listRecipients: {
         parameters: {
             query?: {
@@ -13739,6 +15252,2975 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "card": {
+                 *         "token": "tok_sandbox_approved",
+                 *         "brand": "visa",
+                 *         "last4": "1111",
+                 *         "expMonth": 12,
+                 *         "expYear": 2030
+                 *       },
+                 *       "saveCard": false
+                 *     }
+                 */
+                "application/json": {
+                    card: {
+                        token: string;
+                        brand?: string;
+                        bin?: string;
+                        last4?: string;
+                        expMonth?: number;
+                        expYear?: number;
+                        holderName?: string;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        number?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cardNumber?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        card_number?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        pan?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvv?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvc?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvv2?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        securityCode?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        security_code?: unknown;
+                    };
+                    /** @default false */
+                    saveCard?: boolean;
+                    fraudAnalysis?: {
+                        fingerprintSessionId: string;
+                    };
+                    device?: {
+                        userAgent?: string;
+                        language?: string;
+                        screenWidth?: number;
+                        screenHeight?: number;
+                        colorDepth?: number;
+                        timezoneOffset?: number;
+                        javaEnabled?: boolean;
+                        javascriptEnabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Confirm a transparent checkout payment with the buyer's card token (server side) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "pay_01J...",
+                     *       "status": "requires_payment_method",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "captureMethod": "automatic",
+                     *       "capturedAmount": 1500,
+                     *       "refundedAmount": 1500,
+                     *       "refundStatus": "partial",
+                     *       "decline": {
+                     *         "reason": "INSUFFICIENT_FUNDS",
+                     *         "label": "label",
+                     *         "reversibility": "REVERSIBLE",
+                     *         "retryAction": "RETRY_LATER",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {
+                     *           "ptBR": "ptBR",
+                     *           "en": "en"
+                     *         },
+                     *         "rawCode": "51"
+                     *       },
+                     *       "error": {
+                     *         "code": "code",
+                     *         "message": "message",
+                     *         "stage": "stage",
+                     *         "connectorAccount": {
+                     *           "id": "id",
+                     *           "name": "name"
+                     *         }
+                     *       },
+                     *       "fraudReview": {
+                     *         "status": "pending",
+                     *         "openedAt": "2026-01-15T12:00:00.000Z",
+                     *         "resolvedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "authorizationExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "expiryAction": "notify",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "bin": "bin",
+                     *         "last4": "last4",
+                     *         "expMonth": 0,
+                     *         "expYear": 0,
+                     *         "holderName": "holderName"
+                     *       },
+                     *       "acquirer": {
+                     *         "nsu": "nsu",
+                     *         "tid": "tid",
+                     *         "authorizationCode": "authorizationCode",
+                     *         "acquirerPaymentId": "acquirerPaymentId"
+                     *       },
+                     *       "connectorAccountId": "connectorAccountId",
+                     *       "connector": "connector",
+                     *       "attempts": [
+                     *         {
+                     *           "id": "id",
+                     *           "connectorAccountId": "connectorAccountId",
+                     *           "connector": "connector",
+                     *           "rawCode": "rawCode",
+                     *           "classification": "classification",
+                     *           "outcome": "approved",
+                     *           "latencyMs": 0,
+                     *           "message": "message",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "reconciliation": {
+                     *             "status": "pending",
+                     *             "tries": 0,
+                     *             "checkedAt": "2026-01-15T12:00:00.000Z",
+                     *             "acquirerPaymentId": "acquirerPaymentId",
+                     *             "operationId": "operationId",
+                     *             "amount": 1500,
+                     *             "rawCode": "rawCode",
+                     *             "message": "message"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasFallback": false,
+                     *       "splits": [
+                     *         {}
+                     *       ],
+                     *       "metadata": {},
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        /** @example pay_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        /** @enum {string} */
+                        captureMethod?: "automatic" | "manual";
+                        capturedAmount?: number;
+                        refundedAmount?: number;
+                        refundStatus?: ("partial" | "full") | null;
+                        /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
+                        decline?: {
+                            /** @example INSUFFICIENT_FUNDS */
+                            reason?: string;
+                            label?: string;
+                            /** @enum {string} */
+                            reversibility?: "REVERSIBLE" | "irreversible";
+                            /** @example RETRY_LATER */
+                            retryAction?: string;
+                            /** @description Phrase for the buyer (pt-BR) */
+                            consumerMessage?: string;
+                            consumerMessages?: {
+                                ptBR?: string;
+                                en?: string;
+                            };
+                            /** @example 51 */
+                            rawCode?: string;
+                        } | null;
+                        error?: {
+                            code?: string;
+                            message?: string;
+                            stage?: string;
+                            connectorAccount?: {
+                                id?: string;
+                                name?: string;
+                            } | null;
+                        } | null;
+                        fraudReview?: {
+                            /** @enum {string} */
+                            status?: "pending" | "accepted" | "rejected" | "merchant_decided";
+                            /** Format: date-time */
+                            openedAt?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        authorizationExpiresAt?: string | null;
+                        expiryAction?: ("notify" | "capture" | "void") | null;
+                        customerId?: string | null;
+                        paymentMethodId?: string | null;
+                        card?: {
+                            brand?: string | null;
+                            bin?: string | null;
+                            last4?: string | null;
+                            expMonth?: number | null;
+                            expYear?: number | null;
+                            holderName?: string | null;
+                        } | null;
+                        acquirer?: {
+                            nsu?: string | null;
+                            tid?: string | null;
+                            authorizationCode?: string | null;
+                            acquirerPaymentId?: string | null;
+                        };
+                        connectorAccountId?: string | null;
+                        connector?: string | null;
+                        attempts?: {
+                            id?: string;
+                            connectorAccountId?: string;
+                            connector?: string;
+                            rawCode?: string | null;
+                            classification?: string | null;
+                            /** @enum {string} */
+                            outcome?: "approved" | "declined" | "fraud_review" | "technical_failure" | "timeout";
+                            latencyMs?: number;
+                            message?: string | null;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** @description Only on a timed-out attempt: the background re-send of Authorize with the same idempotency key, and the reversal of an authorization it found. */
+                            reconciliation?: {
+                                /** @enum {string} */
+                                status?: "pending" | "not_authorized" | "voided" | "refunded" | "reversal_refused" | "unresolved";
+                                tries?: number;
+                                /** Format: date-time */
+                                checkedAt?: string | null;
+                                acquirerPaymentId?: string | null;
+                                operationId?: string | null;
+                                amount?: number;
+                                rawCode?: string | null;
+                                message?: string | null;
+                            };
+                        }[];
+                        hasFallback?: boolean;
+                        splits?: Record<string, never>[];
+                        metadata?: Record<string, never>;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublicPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Public view of a checkout payment (Service-Client-Secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "id",
+                     *       "status": "status",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "description": "description",
+                     *       "merchant": {
+                     *         "name": "name"
+                     *       },
+                     *       "canSaveCard": false,
+                     *       "nextAction": {},
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "decline": {
+                     *         "reason": "reason",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {}
+                     *       },
+                     *       "cardAttempts": {
+                     *         "used": 0,
+                     *         "remaining": 0,
+                     *         "max": 0
+                     *       },
+                     *       "checkout": {
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "last4": "last4"
+                     *       },
+                     *       "deviceFingerprint": {}
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        id?: string;
+                        status?: string;
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        description?: string | null;
+                        merchant?: {
+                            name?: string | null;
+                        };
+                        canSaveCard?: boolean;
+                        nextAction?: Record<string, never> | null;
+                        /** Format: date-time */
+                        actionExpiresAt?: string | null;
+                        decline?: {
+                            reason?: string;
+                            consumerMessage?: string;
+                            consumerMessages?: Record<string, never>;
+                        } | null;
+                        cardAttempts?: {
+                            used?: number;
+                            remaining?: number;
+                            max?: number;
+                        } | null;
+                        checkout?: {
+                            endedBy?: string | null;
+                        } | null;
+                        card?: {
+                            brand?: string | null;
+                            last4?: string;
+                        } | null;
+                        deviceFingerprint?: Record<string, never> | null;
+                    };
+                };
+            };
+            /** @description Error codes: `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "The path parameter id contains text that cannot be stored",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTokenizationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open a tokenization session at the sandbox vault for the next card (Service-Client-Secret) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "sessionId",
+                     *       "tokenizeUrl": "tokenizeUrl",
+                     *       "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        sessionId?: string;
+                        tokenizeUrl?: string;
+                        /** Format: date-time */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPublicPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "card": {
+                 *         "token": "tok_sandbox_approved",
+                 *         "brand": "visa",
+                 *         "last4": "1111",
+                 *         "expMonth": 12,
+                 *         "expYear": 2030
+                 *       },
+                 *       "saveCard": false
+                 *     }
+                 */
+                "application/json": {
+                    card: {
+                        token: string;
+                        brand?: string;
+                        bin?: string;
+                        last4?: string;
+                        expMonth?: number;
+                        expYear?: number;
+                        holderName?: string;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        number?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cardNumber?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        card_number?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        pan?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvv?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvc?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        cvv2?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        securityCode?: unknown;
+                        /** @description Never accepted: card numbers and security codes go to the vault only; send card.token. */
+                        security_code?: unknown;
+                    };
+                    /** @default false */
+                    saveCard?: boolean;
+                    fraudAnalysis?: {
+                        fingerprintSessionId: string;
+                    };
+                    device?: {
+                        userAgent?: string;
+                        language?: string;
+                        screenWidth?: number;
+                        screenHeight?: number;
+                        colorDepth?: number;
+                        timezoneOffset?: number;
+                        javaEnabled?: boolean;
+                        javascriptEnabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Confirm the payment with the card token from the vault (Service-Client-Secret, Idempotency-Key) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "id",
+                     *       "status": "status",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "description": "description",
+                     *       "merchant": {
+                     *         "name": "name"
+                     *       },
+                     *       "canSaveCard": false,
+                     *       "nextAction": {},
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "decline": {
+                     *         "reason": "reason",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {}
+                     *       },
+                     *       "cardAttempts": {
+                     *         "used": 0,
+                     *         "remaining": 0,
+                     *         "max": 0
+                     *       },
+                     *       "checkout": {
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "last4": "last4"
+                     *       },
+                     *       "deviceFingerprint": {}
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        id?: string;
+                        status?: string;
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        description?: string | null;
+                        merchant?: {
+                            name?: string | null;
+                        };
+                        canSaveCard?: boolean;
+                        nextAction?: Record<string, never> | null;
+                        /** Format: date-time */
+                        actionExpiresAt?: string | null;
+                        decline?: {
+                            reason?: string;
+                            consumerMessage?: string;
+                            consumerMessages?: Record<string, never>;
+                        } | null;
+                        cardAttempts?: {
+                            used?: number;
+                            remaining?: number;
+                            max?: number;
+                        } | null;
+                        checkout?: {
+                            endedBy?: string | null;
+                        } | null;
+                        card?: {
+                            brand?: string | null;
+                            last4?: string;
+                        } | null;
+                        deviceFingerprint?: Record<string, never> | null;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitPublicThreeDsResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "success",
+                 *       "eci": "05",
+                 *       "version": "2.2.0",
+                 *       "referenceId": "3ds_sandbox_example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "success" | "failure" | "unenrolled" | "disabled" | "error" | "unsupported_brand";
+                    cavv?: string;
+                    xid?: string;
+                    eci?: string;
+                    version?: string;
+                    referenceId?: string;
+                    returnCode?: string;
+                    returnMessage?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Send the buyer's 3DS result (Service-Client-Secret, Idempotency-Key) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "id",
+                     *       "status": "status",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "description": "description",
+                     *       "merchant": {
+                     *         "name": "name"
+                     *       },
+                     *       "canSaveCard": false,
+                     *       "nextAction": {},
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "decline": {
+                     *         "reason": "reason",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {}
+                     *       },
+                     *       "cardAttempts": {
+                     *         "used": 0,
+                     *         "remaining": 0,
+                     *         "max": 0
+                     *       },
+                     *       "checkout": {
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "last4": "last4"
+                     *       },
+                     *       "deviceFingerprint": {}
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        id?: string;
+                        status?: string;
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        description?: string | null;
+                        merchant?: {
+                            name?: string | null;
+                        };
+                        canSaveCard?: boolean;
+                        nextAction?: Record<string, never> | null;
+                        /** Format: date-time */
+                        actionExpiresAt?: string | null;
+                        decline?: {
+                            reason?: string;
+                            consumerMessage?: string;
+                            consumerMessages?: Record<string, never>;
+                        } | null;
+                        cardAttempts?: {
+                            used?: number;
+                            remaining?: number;
+                            max?: number;
+                        } | null;
+                        checkout?: {
+                            endedBy?: string | null;
+                        } | null;
+                        card?: {
+                            brand?: string | null;
+                            last4?: string;
+                        } | null;
+                        deviceFingerprint?: Record<string, never> | null;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hosted checkout page (client secret in the URL fragment: /checkout/{paymentId}#{clientSecret}) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error codes: `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "The path parameter id contains text that cannot be stored",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description checkout.js: mounts the checkout in a merchant page with PaymentCheckout.mount(element, {paymentId, clientSecret}) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutStylesheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout's stylesheet (checkout.js adds it to the page it mounts in) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveConnectorNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Inbound Pix or boleto notice from a bank or payment provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulatePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "paid"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "paid" | "expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Sandbox: pay or let lapse a Pix or boleto charge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment",
+                     *       "id": "pay_01J...",
+                     *       "status": "requires_payment_method",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "methodType": "methodType",
+                     *       "captureMethod": "automatic",
+                     *       "capturedAmount": 1500,
+                     *       "refundedAmount": 1500,
+                     *       "refundStatus": "partial",
+                     *       "decline": {
+                     *         "reason": "INSUFFICIENT_FUNDS",
+                     *         "label": "label",
+                     *         "reversibility": "REVERSIBLE",
+                     *         "retryAction": "RETRY_LATER",
+                     *         "consumerMessage": "consumerMessage",
+                     *         "consumerMessages": {
+                     *           "ptBR": "ptBR",
+                     *           "en": "en"
+                     *         },
+                     *         "rawCode": "51"
+                     *       },
+                     *       "error": {
+                     *         "code": "code",
+                     *         "message": "message",
+                     *         "stage": "stage",
+                     *         "connectorAccount": {
+                     *           "id": "id",
+                     *           "name": "name"
+                     *         }
+                     *       },
+                     *       "fraudReview": {
+                     *         "status": "pending",
+                     *         "openedAt": "2026-01-15T12:00:00.000Z",
+                     *         "resolvedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "authorizationExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "expiryAction": "notify",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "card": {
+                     *         "brand": "brand",
+                     *         "bin": "bin",
+                     *         "last4": "last4",
+                     *         "expMonth": 0,
+                     *         "expYear": 0,
+                     *         "holderName": "holderName"
+                     *       },
+                     *       "acquirer": {
+                     *         "nsu": "nsu",
+                     *         "tid": "tid",
+                     *         "authorizationCode": "authorizationCode",
+                     *         "acquirerPaymentId": "acquirerPaymentId"
+                     *       },
+                     *       "connectorAccountId": "connectorAccountId",
+                     *       "connector": "connector",
+                     *       "attempts": [
+                     *         {
+                     *           "id": "id",
+                     *           "connectorAccountId": "connectorAccountId",
+                     *           "connector": "connector",
+                     *           "rawCode": "rawCode",
+                     *           "classification": "classification",
+                     *           "outcome": "approved",
+                     *           "latencyMs": 0,
+                     *           "message": "message",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "reconciliation": {
+                     *             "status": "pending",
+                     *             "tries": 0,
+                     *             "checkedAt": "2026-01-15T12:00:00.000Z",
+                     *             "acquirerPaymentId": "acquirerPaymentId",
+                     *             "operationId": "operationId",
+                     *             "amount": 1500,
+                     *             "rawCode": "rawCode",
+                     *             "message": "message"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasFallback": false,
+                     *       "splits": [
+                     *         {}
+                     *       ],
+                     *       "metadata": {},
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "payment";
+                        /** @example pay_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount?: number;
+                        currency?: string;
+                        methodType?: string;
+                        /** @enum {string} */
+                        captureMethod?: "automatic" | "manual";
+                        capturedAmount?: number;
+                        refundedAmount?: number;
+                        refundStatus?: ("partial" | "full") | null;
+                        /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
+                        decline?: {
+                            /** @example INSUFFICIENT_FUNDS */
+                            reason?: string;
+                            label?: string;
+                            /** @enum {string} */
+                            reversibility?: "REVERSIBLE" | "irreversible";
+                            /** @example RETRY_LATER */
+                            retryAction?: string;
+                            /** @description Phrase for the buyer (pt-BR) */
+                            consumerMessage?: string;
+                            consumerMessages?: {
+                                ptBR?: string;
+                                en?: string;
+                            };
+                            /** @example 51 */
+                            rawCode?: string;
+                        } | null;
+                        error?: {
+                            code?: string;
+                            message?: string;
+                            stage?: string;
+                            connectorAccount?: {
+                                id?: string;
+                                name?: string;
+                            } | null;
+                        } | null;
+                        fraudReview?: {
+                            /** @enum {string} */
+                            status?: "pending" | "accepted" | "rejected" | "merchant_decided";
+                            /** Format: date-time */
+                            openedAt?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        authorizationExpiresAt?: string | null;
+                        expiryAction?: ("notify" | "capture" | "void") | null;
+                        customerId?: string | null;
+                        paymentMethodId?: string | null;
+                        card?: {
+                            brand?: string | null;
+                            bin?: string | null;
+                            last4?: string | null;
+                            expMonth?: number | null;
+                            expYear?: number | null;
+                            holderName?: string | null;
+                        } | null;
+                        acquirer?: {
+                            nsu?: string | null;
+                            tid?: string | null;
+                            authorizationCode?: string | null;
+                            acquirerPaymentId?: string | null;
+                        };
+                        connectorAccountId?: string | null;
+                        connector?: string | null;
+                        attempts?: {
+                            id?: string;
+                            connectorAccountId?: string;
+                            connector?: string;
+                            rawCode?: string | null;
+                            classification?: string | null;
+                            /** @enum {string} */
+                            outcome?: "approved" | "declined" | "fraud_review" | "technical_failure" | "timeout";
+                            latencyMs?: number;
+                            message?: string | null;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** @description Only on a timed-out attempt: the background re-send of Authorize with the same idempotency key, and the reversal of an authorization it found. */
+                            reconciliation?: {
+                                /** @enum {string} */
+                                status?: "pending" | "not_authorized" | "voided" | "refunded" | "reversal_refused" | "unresolved";
+                                tries?: number;
+                                /** Format: date-time */
+                                checkedAt?: string | null;
+                                acquirerPaymentId?: string | null;
+                                operationId?: string | null;
+                                amount?: number;
+                                rawCode?: string | null;
+                                message?: string | null;
+                            };
+                        }[];
+                        hasFallback?: boolean;
+                        splits?: Record<string, never>[];
+                        metadata?: Record<string, never>;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                customerId?: string;
+                status?: "active" | "past_due" | "canceled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List subscriptions (newest first, cursor paging; by customerId or status) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "hasMore": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "subscription",
+                     *           "id": "sub_01J...",
+                     *           "status": "active",
+                     *           "customerId": "customerId",
+                     *           "paymentMethodId": "paymentMethodId",
+                     *           "amount": 1500,
+                     *           "currency": "currency",
+                     *           "interval": "day",
+                     *           "intervalCount": 0,
+                     *           "startDate": "2026-01-15T12:00:00.000Z",
+                     *           "description": "description",
+                     *           "metadata": {},
+                     *           "currentPeriod": 0,
+                     *           "nextChargeAt": "2026-01-15T12:00:00.000Z",
+                     *           "retriesDone": 0,
+                     *           "latestPaymentId": "latestPaymentId",
+                     *           "canceledAt": "2026-01-15T12:00:00.000Z",
+                     *           "cancellationReason": "merchant",
+                     *           "environment": "environment",
+                     *           "livemode": false,
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "list";
+                        hasMore?: boolean;
+                        data?: {
+                            /** @enum {string} */
+                            object?: "subscription";
+                            /** @example sub_01J... */
+                            id?: string;
+                            /** @enum {string} */
+                            status?: "active" | "past_due" | "canceled";
+                            customerId?: string;
+                            paymentMethodId?: string;
+                            amount?: number;
+                            currency?: string;
+                            /** @enum {string} */
+                            interval?: "day" | "week" | "month" | "year";
+                            intervalCount?: number;
+                            /** Format: date-time */
+                            startDate?: string;
+                            description?: string | null;
+                            metadata?: Record<string, never>;
+                            /** @description The period being charged (0: the first charge) */
+                            currentPeriod?: number;
+                            /**
+                             * Format: date-time
+                             * @description The next charge or retry; null once canceled
+                             */
+                            nextChargeAt?: string | null;
+                            retriesDone?: number;
+                            latestPaymentId?: string | null;
+                            /** Format: date-time */
+                            canceledAt?: string | null;
+                            /** @enum {string|null} */
+                            cancellationReason?: "merchant" | "issuer" | null;
+                            environment?: string;
+                            livemode?: boolean;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** Format: date-time */
+                            updatedAt?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "cus_01J...",
+                 *       "paymentMethodId": "pm_01J...",
+                 *       "amount": 4990,
+                 *       "currency": "BRL",
+                 *       "interval": "month",
+                 *       "intervalCount": 1,
+                 *       "description": "Plano mensal"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example cus_01J... */
+                    customerId: string;
+                    /**
+                     * @description A saved card of that customer
+                     * @example pm_01J...
+                     */
+                    paymentMethodId: string;
+                    /** @description Each charge, in minor units */
+                    amount: number;
+                    /**
+                     * @default BRL
+                     * @enum {string}
+                     */
+                    currency?: "BRL" | "USD" | "EUR" | "GBP" | "ARS" | "CLP" | "MXN";
+                    /** @enum {string} */
+                    interval: "day" | "week" | "month" | "year";
+                    /** @default 1 */
+                    intervalCount?: number;
+                    /**
+                     * Format: date-time
+                     * @description The first charge; at once when omitted or not in the future
+                     */
+                    startDate?: string;
+                    description?: string | null;
+                    metadata?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Charge a customer's saved card every intervalCount intervals from startDate (at once when omitted) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "subscription",
+                     *       "id": "sub_01J...",
+                     *       "status": "active",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "interval": "day",
+                     *       "intervalCount": 0,
+                     *       "startDate": "2026-01-15T12:00:00.000Z",
+                     *       "description": "description",
+                     *       "metadata": {},
+                     *       "currentPeriod": 0,
+                     *       "nextChargeAt": "2026-01-15T12:00:00.000Z",
+                     *       "retriesDone": 0,
+                     *       "latestPaymentId": "latestPaymentId",
+                     *       "canceledAt": "2026-01-15T12:00:00.000Z",
+                     *       "cancellationReason": "merchant",
+                     *       "environment": "environment",
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "subscription";
+                        /** @example sub_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "active" | "past_due" | "canceled";
+                        customerId?: string;
+                        paymentMethodId?: string;
+                        amount?: number;
+                        currency?: string;
+                        /** @enum {string} */
+                        interval?: "day" | "week" | "month" | "year";
+                        intervalCount?: number;
+                        /** Format: date-time */
+                        startDate?: string;
+                        description?: string | null;
+                        metadata?: Record<string, never>;
+                        /** @description The period being charged (0: the first charge) */
+                        currentPeriod?: number;
+                        /**
+                         * Format: date-time
+                         * @description The next charge or retry; null once canceled
+                         */
+                        nextChargeAt?: string | null;
+                        retriesDone?: number;
+                        latestPaymentId?: string | null;
+                        /** Format: date-time */
+                        canceledAt?: string | null;
+                        /** @enum {string|null} */
+                        cancellationReason?: "merchant" | "issuer" | null;
+                        environment?: string;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`, `resource_missing`, `payment_method_invalid`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "subscription",
+                     *       "id": "sub_01J...",
+                     *       "status": "active",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "interval": "day",
+                     *       "intervalCount": 0,
+                     *       "startDate": "2026-01-15T12:00:00.000Z",
+                     *       "description": "description",
+                     *       "metadata": {},
+                     *       "currentPeriod": 0,
+                     *       "nextChargeAt": "2026-01-15T12:00:00.000Z",
+                     *       "retriesDone": 0,
+                     *       "latestPaymentId": "latestPaymentId",
+                     *       "canceledAt": "2026-01-15T12:00:00.000Z",
+                     *       "cancellationReason": "merchant",
+                     *       "environment": "environment",
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "subscription";
+                        /** @example sub_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "active" | "past_due" | "canceled";
+                        customerId?: string;
+                        paymentMethodId?: string;
+                        amount?: number;
+                        currency?: string;
+                        /** @enum {string} */
+                        interval?: "day" | "week" | "month" | "year";
+                        intervalCount?: number;
+                        /** Format: date-time */
+                        startDate?: string;
+                        description?: string | null;
+                        metadata?: Record<string, never>;
+                        /** @description The period being charged (0: the first charge) */
+                        currentPeriod?: number;
+                        /**
+                         * Format: date-time
+                         * @description The next charge or retry; null once canceled
+                         */
+                        nextChargeAt?: string | null;
+                        retriesDone?: number;
+                        latestPaymentId?: string | null;
+                        /** Format: date-time */
+                        canceledAt?: string | null;
+                        /** @enum {string|null} */
+                        cancellationReason?: "merchant" | "issuer" | null;
+                        environment?: string;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "The path parameter id contains text that cannot be stored",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a subscription at once: nothing is charged after it (409 when already canceled) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "subscription",
+                     *       "id": "sub_01J...",
+                     *       "status": "active",
+                     *       "customerId": "customerId",
+                     *       "paymentMethodId": "paymentMethodId",
+                     *       "amount": 1500,
+                     *       "currency": "currency",
+                     *       "interval": "day",
+                     *       "intervalCount": 0,
+                     *       "startDate": "2026-01-15T12:00:00.000Z",
+                     *       "description": "description",
+                     *       "metadata": {},
+                     *       "currentPeriod": 0,
+                     *       "nextChargeAt": "2026-01-15T12:00:00.000Z",
+                     *       "retriesDone": 0,
+                     *       "latestPaymentId": "latestPaymentId",
+                     *       "canceledAt": "2026-01-15T12:00:00.000Z",
+                     *       "cancellationReason": "merchant",
+                     *       "environment": "environment",
+                     *       "livemode": false,
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "subscription";
+                        /** @example sub_01J... */
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "active" | "past_due" | "canceled";
+                        customerId?: string;
+                        paymentMethodId?: string;
+                        amount?: number;
+                        currency?: string;
+                        /** @enum {string} */
+                        interval?: "day" | "week" | "month" | "year";
+                        intervalCount?: number;
+                        /** Format: date-time */
+                        startDate?: string;
+                        description?: string | null;
+                        metadata?: Record<string, never>;
+                        /** @description The period being charged (0: the first charge) */
+                        currentPeriod?: number;
+                        /**
+                         * Format: date-time
+                         * @description The next charge or retry; null once canceled
+                         */
+                        nextChargeAt?: string | null;
+                        retriesDone?: number;
+                        latestPaymentId?: string | null;
+                        /** Format: date-time */
+                        canceledAt?: string | null;
+                        /** @enum {string|null} */
+                        cancellationReason?: "merchant" | "issuer" | null;
+                        environment?: string;
+                        livemode?: boolean;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`, `invalid_state`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
                      *         "param": null,
                      *         "details": [],
                      *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
