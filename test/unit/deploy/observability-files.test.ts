@@ -17,7 +17,7 @@ function servedSeriesNames(): Set<string> {
   const names = new Set<string>();
   for (const family of metrics.registry.getMetricsAsArray()) {
     names.add(family.name);
-    if (family.type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(family.name + suffix);
+    if (String(family.type) === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(family.name + suffix);
   }
   return names;
 }
