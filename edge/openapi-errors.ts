@@ -35,6 +35,7 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   capturePayment: ['payment_not_capturable', 'invalid_state', 'amount_exceeds_available'],
   reviewPayment: ['invalid_state', 'sensitive_card_data'],
   voidPayment: ['invalid_state'],
+  submitPublicThreeDsResult: ['invalid_client_secret', 'invalid_state', 'payment_expired'],
   refundPayment: ['invalid_state', 'boleto_refund_not_supported', 'amount_exceeds_available'],
   savePaymentMethod: ['sensitive_card_data', 'payment_method_invalid'],
   createSubscription: ['resource_missing', 'payment_method_invalid'],

@@ -16534,6 +16534,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: `invalid_client_secret`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_client_secret",
+                     *         "message": "Invalid client secret",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: `not_found`. */
             404: {
                 headers: {
@@ -16554,7 +16574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: `idempotency_conflict`. */
+            /** @description Error codes: `idempotency_conflict`, `invalid_state`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16565,6 +16585,26 @@ export interface operations {
                      *       "error": {
                      *         "code": "idempotency_conflict",
                      *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payment_expired`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payment_expired",
+                     *         "message": "Payment expired",
                      *         "param": null,
                      *         "details": [],
                      *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
