@@ -34,11 +34,11 @@ const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.TEST_NATS_URL ?? 'nat
 /** `BENCH_SETUPS=distributed` (or `embedded`, `processes`, a comma-separated list) measures those setups only, for quicker iterations; all three by default. */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'embedded,distributed,processes').split(',');
 /**
- * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `checkout`, `fanout`, `burst-fanout`, `pix`, `customers`, a comma-separated
+ * `BENCH_SCENARIOS=paced-fanout` (or `health`, `payments`, `checkout`, `flow`, `fanout`, `burst-fanout`, `pix`, `customers`, a comma-separated
  * list) runs those scenarios only. A partial run (setups or scenarios) prints its table and leaves docs/benchmarks.md
  * alone.
  */
-const ALL_SCENARIOS = ['health', 'payments', 'checkout', 'fanout', 'paced-fanout', 'burst-fanout', 'pix', 'customers'];
+const ALL_SCENARIOS = ['health', 'payments', 'checkout', 'flow', 'fanout', 'paced-fanout', 'burst-fanout', 'pix', 'customers'];
 /** Pix flows kept in flight at once by the pix scenario (each: create, bank pays, notice checked, captured, webhook). */
 const PIX_CONCURRENCY = Number(process.env.BENCH_PIX_CONCURRENCY ?? 20);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(',');
@@ -541,6 +541,15 @@ async function benchService(setup: string, env: Record<string, string>, results:
         results.push(checkout);
         await settle(env);
       }
+      if (SCENARIOS.includes('flow')) {
+        const flowRun = await benchFlow(setup, base, auth, payment, account.body.id as string);
+        const direct = results.find((r) => r.setup === setup && r.scenario.startsWith('POST /v1/payments (approved card'));
+        if (direct?.requestsPerSecond && flowRun.requestsPerSecond !== null && !flowRun.note) {
+          flowRun.note = `${Math.round((100 * flowRun.requestsPerSecond) / direct.requestsPerSecond)} % of the direct-routing payments/s (target >= 85 %)`;
+        }
+        results.push(flowRun);
+        await settle(env);
+      }
       await settle(env);
       const receiver = await startReceiver();
       const endpoints = await Promise.all(
@@ -608,6 +617,51 @@ async function benchService(setup: string, env: Record<string, string>, results:
     }
   } finally {
     for (const child of service.children.reverse()) await stopChild(child);
+  }
+}
+
+/**
+ * The flow scenario (issue 26 item 6): card payments routed by a published flow of six nodes (trigger, an amount
+ * condition, a priority route over two sandbox accounts, approve, and a decline on each side), after their own warm-up;
+ * compared with the same setup's direct-routing payments/s (target >= 85 %). The flow is unpublished afterwards, so
+ * the scenarios after it route directly again.
+ */
+async function benchFlow(setup: string, base: string, auth: Record<string, string>, payment: string, firstAccountId: string): Promise<Result> {
+  const label = 'POST /v1/payments through a published flow (trigger, condition, route over 2 accounts, approve, 2 declines)';
+  const second = await json(`${base}/v1/connector-accounts`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ connectorSlug: 'sandbox', name: 'Bench sandbox 2', credentials: { merchantId: 'bench-2', apiKey: 'bench-key' } }),
+  });
+  const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
+  const graph = {
+    nodes: [
+      node('trigger', 'trigger'),
+      node('ticket', 'condition', { field: 'amount', operator: 'gte', value: 100 }),
+      node('route', 'route', { strategy: 'priority', connectorAccountIds: [firstAccountId, second.body?.id] }),
+      node('approve', 'approve'),
+      node('declined', 'decline'),
+      node('too_small', 'decline'),
+    ],
+    edges: [
+      { source: 'trigger', target: 'ticket' },
+      { source: 'ticket', sourcePort: 'true', target: 'route' },
+      { source: 'ticket', sourcePort: 'false', target: 'too_small' },
+      { source: 'route', sourcePort: 'approved', target: 'approve' },
+      { source: 'route', sourcePort: 'declined', target: 'declined' },
+    ],
+  };
+  const flow = await json(`${base}/v1/flows`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench flow', graph }) });
+  const published = flow.status === 201 ? await json(`${base}/v1/flows/${flow.body.id}/publish`, { method: 'POST', headers: auth, body: '{}' }) : flow;
+  const probe = published.status === 200 ? await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment }) : published;
+  if (second.status !== 201 || published.status !== 200 || probe.body?.status !== 'captured') {
+    return { setup, scenario: label, requestsPerSecond: null, p50: null, p99: null, errors: 0, note: `not available in this build (HTTP ${probe.status} ${JSON.stringify(probe.body?.error ?? probe.body?.status ?? '')})` };
+  }
+  try {
+    await warmUp(`${base}/v1/payments`, { headers: auth, body: payment });
+    return summarize(setup, label, await load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment }));
+  } finally {
+    await json(`${base}/v1/flows/${flow.body.id}/unpublish`, { method: 'POST', headers: auth, body: '{}' });
   }
 }
 
