@@ -7,6 +7,12 @@ import { verifyWebhook } from '../../../webhook-verifier/src';
 import { natsServerBinary, PrivateNats } from '../../support/private-nats';
 import { moduleList } from '../../../infrastructure/main/module';
 
+/** Events the relay has not published yet (the second half of the burst, while NATS is down). */
+async function unpublishedCount(service: TestService): Promise<{ n: number }> {
+  const [row] = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>('select count(*)::int as n from events where published_at is null');
+  return row!;
+}
+
 function startWorker(service: TestService, id: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/webhook-worker-process.ts'], {
     cwd: process.cwd(),
@@ -18,7 +24,9 @@ function startWorker(service: TestService, id: string): Promise<ChildProcess> {
       NATS_SUBJECT_PREFIX: service.config.natsSubjectPrefix,
       NATS_ACK_WAIT_MS: String(service.config.natsAckWaitMs),
       DEPLOYMENT: 'local',
-      WEBHOOK_TIMEOUT_MS: '1500',
+      // Generous: on a busy machine the receiver (in the test's process) may answer late, and a timed-out attempt is
+      // not what this test is about.
+      WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
       LOG_LEVEL: 'silent',
       WORKER_ID: id,
@@ -71,8 +79,13 @@ async function expectEveryDeliveryOnce(input: {
   expect(rows.map((r) => ({ status: r.status, n: Number(r.n) }))).to.deep.equal([{ status: 'succeeded', n: expected.size }]);
 }
 
+/**
+ * Both tests must pass on a busy machine (issue 27 item 8): waits poll with generous limits, and the kill that must
+ * land mid-burst is made by the receiver itself, on the request that meets the condition, so a test process that
+ * the scheduler wakes late cannot let the whole burst through first.
+ */
 describe('webhook worker killed mid-burst', function () {
-  this.timeout(120_000);
+  this.timeout(360_000);
   let service: TestService;
   let receiver: WebhookReceiver;
   const children: ChildProcess[] = [];
@@ -81,7 +94,7 @@ describe('webhook worker killed mid-burst', function () {
     receiver = await new WebhookReceiver().start();
     // The edge and the outbox relay only: deliveries are the child workers' job.
     service = await startTestServiceWith(moduleList().with(webhooksModule()), {
-      config: { deployment: 'local', natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
+      config: { deployment: 'local', natsAckWaitMs: 2_000, webhookTimeoutMs: 10_000, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
       workers: false,
     });
   });
@@ -97,10 +110,18 @@ describe('webhook worker killed mid-burst', function () {
       ['/a', '/b'].map((path) => merchant.sandbox.post('/v1/webhooks', { url: receiver.url(path), enabledEvents: ['payment.*'] })),
     );
     const secrets = new Map(endpoints.map((e) => [new URL(e.body.url).pathname, e.body.secret as string]));
-    receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 400 });
-
     const workerA = await startWorker(service, 'worker-a');
     children.push(workerA);
+    // Worker A dies on the 6th request it sends, while it is sending (requests in flight, most of the burst queued).
+    let receivedBeforeCrash = 0;
+    receiver.answer = () => {
+      if (receiver.requests.length === 6) {
+        workerA.kill('SIGKILL');
+        receivedBeforeCrash = receiver.requests.length;
+      }
+      return { status: 200, body: 'ok', delayMs: 400 };
+    };
+    const exitA = new Promise((resolve) => workerA.once('exit', resolve));
     const burst = 30;
     const events = await service.core.transactor.run((tx) =>
       service.core.outbox.append(
@@ -112,23 +133,21 @@ describe('webhook worker killed mid-burst', function () {
         })),
       ),
     );
-    // Kill worker A while it is sending (requests in flight, most of the burst still queued).
-    await receiver.waitFor((rs) => rs.length >= 6, 20_000);
-    workerA.kill('SIGKILL');
-    await new Promise((resolve) => workerA.once('exit', resolve));
-    const receivedBeforeCrash = receiver.requests.length;
+    await receiver.waitFor((rs) => rs.length >= 6, 180_000);
+    await exitA;
+    expect(receivedBeforeCrash).to.equal(6);
     expect(receivedBeforeCrash).to.be.lessThan(burst * 2);
 
     const workerB = await startWorker(service, 'worker-b');
     children.push(workerB);
-    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds: events.map((e) => e.id), paths: ['/a', '/b'], arrivalMs: 90_000, settleMs: 20_000 });
+    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds: events.map((e) => e.id), paths: ['/a', '/b'], arrivalMs: 180_000, settleMs: 60_000 });
     const duplicates = receiver.requests.length - burst * 2;
     expect(duplicates).to.be.at.least(0);
   });
 });
 
 describe('webhook worker AND NATS killed mid-burst of 1,000 events', function () {
-  this.timeout(180_000);
+  this.timeout(480_000);
   let nats: PrivateNats;
   let service: TestService;
   let receiver: WebhookReceiver;
@@ -141,7 +160,7 @@ describe('webhook worker AND NATS killed mid-burst of 1,000 events', function ()
     // Edge and outbox relay on the private NATS; deliveries are the child workers' job. A 2 s ack wait
     // (30 s in production) so the killed worker's unacknowledged events come back within the test.
     service = await startTestServiceWith(moduleList().with(webhooksModule()), {
-      config: { deployment: 'local', natsUrl: nats.url, natsAckWaitMs: 2_000, webhookTimeoutMs: 1_500, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
+      config: { deployment: 'local', natsUrl: nats.url, natsAckWaitMs: 2_000, webhookTimeoutMs: 10_000, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1] },
       workers: false,
     });
   });
@@ -156,12 +175,20 @@ describe('webhook worker AND NATS killed mid-burst of 1,000 events', function ()
     const paths = ['/a', '/b'];
     const endpoints = await Promise.all(paths.map((path) => merchant.sandbox.post('/v1/webhooks', { url: receiver.url(path), enabledEvents: ['payment.*'] })));
     const secrets = new Map(endpoints.map((e) => [new URL(e.body.url).pathname, e.body.secret as string]));
-    receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 5 });
-
     // Worker A is killed mid-burst; worker B lives through the NATS outage and must resume by itself.
     const workerA = await startWorker(service, 'worker-a');
     const workerB = await startWorker(service, 'worker-b');
     children.push(workerA, workerB);
+    // Mid-burst, on the 100th request: deliveries are flowing, most of the burst is not delivered yet.
+    let receivedAtKill = 0;
+    receiver.answer = () => {
+      if (receiver.requests.length === 100) {
+        workerA.kill('SIGKILL');
+        receivedAtKill = receiver.requests.length;
+      }
+      return { status: 200, body: 'ok', delayMs: 5 };
+    };
+    const exitA = new Promise((resolve) => workerA.once('exit', resolve));
 
     const scope = { organizationId: merchant.organizationId, environment: 'sandbox' as const };
     const burst = 1_000;
@@ -182,22 +209,20 @@ describe('webhook worker AND NATS killed mid-burst of 1,000 events', function ()
     };
     for (let from = 0; from < burst / 2; from += chunk) await appendChunk(from);
 
-    // Mid-burst: deliveries are flowing, most of the burst is not delivered yet.
-    await receiver.waitFor((rs) => rs.length >= 100, 60_000);
-    const exitA = new Promise((resolve) => workerA.once('exit', resolve));
-    workerA.kill('SIGKILL');
-    const receivedAtKill = receiver.requests.length;
+    await receiver.waitFor((rs) => rs.length >= 100, 180_000);
     await Promise.all([exitA, nats.kill()]);
     // Killed while the first half of the burst was still being delivered.
     expect(receivedAtKill).to.be.lessThan((burst / 2) * paths.length);
 
     // The rest of the burst is committed while NATS is down: the relay cannot publish it yet.
     for (let from = burst / 2; from < burst; from += chunk) await appendChunk(from);
+    expect(Number((await unpublishedCount(service)).n), 'committed while NATS is down, not published').to.be.at.least(burst / 2);
+    // The outage lasts a moment longer so the relay tries, and fails, to publish them (a duration, not a wait for a result).
     await new Promise((resolve) => setTimeout(resolve, 500));
     await nats.up();
 
     expect(new Set(eventIds).size).to.equal(burst);
-    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds, paths, arrivalMs: 120_000, settleMs: 30_000 });
+    await expectEveryDeliveryOnce({ service, receiver, secrets, organizationId: merchant.organizationId, eventIds, paths, arrivalMs: 300_000, settleMs: 60_000 });
     const [{ n: pairs }] = await service.core.orm.em.fork({ useContext: false }).execute<Array<{ n: number }>>(
       `select count(distinct (event_id, endpoint_id))::int as n from webhook_deliveries where organization_id = ?`,
       [merchant.organizationId],
