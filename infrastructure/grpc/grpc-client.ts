@@ -11,6 +11,7 @@ import {
 } from '@grpc/grpc-js';
 import { classifyGrpcError, isServiceError } from './grpc-errors';
 import { installChurnFreeHttp2StreamRegistries } from './http2-stream-registries';
+import { currentTraceparent, inSpan, SpanKind } from '../tracing/tracing';
 
 /** Longest wait between two connection attempts to a peer that is down (grpc-js: 1 s growing to 120 s). */
 export const MAX_RECONNECT_BACKOFF_MS = 250;
@@ -87,6 +88,21 @@ export async function callUnary<Req, Res>(
   timeoutMs: number,
   metadata: Metadata = new Metadata(),
 ): Promise<Res> {
+  // A client span whose traceparent travels in the call's metadata: the adapter's server span joins the trace.
+  const path = (method as { path?: string }).path ?? method.name;
+  return inSpan(`grpc ${path}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, async (span) => {
+    const traceparent = currentTraceparent();
+    if (traceparent) metadata.set('traceparent', traceparent);
+    try {
+      return await callUnaryWithReconnect(client, method, request, timeoutMs, metadata);
+    } catch (error) {
+      if (span && isServiceError(error)) span.setAttribute('rpc.grpc.status_code', error.code);
+      throw error;
+    }
+  });
+}
+
+async function callUnaryWithReconnect<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, metadata: Metadata): Promise<Res> {
   const deadline = deadlineIn(timeoutMs);
   try {
     return await invokeUnary(client, method, request, deadline, metadata);

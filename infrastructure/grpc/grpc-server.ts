@@ -9,6 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { installChurnFreeHttp2StreamRegistries } from './http2-stream-registries';
+import { contextOf, inSpan, SpanKind } from '../tracing/tracing';
 
 /** One service to expose: the generated definition (e.g. `AcquirerConnectorService`) and its handlers. */
 export interface GrpcServiceRegistration {
@@ -95,7 +96,11 @@ export function unaryHandler<Req, Res>(
   handler: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    handler(call.request, call).then(
+    // The server span joins the caller's trace through the traceparent in the call's metadata (when tracing is on).
+    const traceparent = call.metadata.get('traceparent')[0];
+    const path = (call as { getPath?: () => string }).getPath?.() ?? 'unary';
+    const parent = contextOf(typeof traceparent === 'string' ? traceparent : undefined);
+    inSpan(`grpc ${path}`, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, () => handler(call.request, call)).then(
       (response) => callback(null, response),
       (error: unknown) => {
         const code = (error as { code?: unknown })?.code;

@@ -5,6 +5,7 @@
 import pino, { Logger } from 'pino';
 import { DriverException } from '@mikro-orm/core';
 import { DatabaseError } from 'pg';
+import { traceLogFields } from '../tracing/tracing';
 
 export type { Logger } from 'pino';
 
@@ -28,6 +29,8 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
+      // trace_id and span_id of the active span, when tracing is on (contract.md 8).
+      mixin: traceLogFields,
     },
     destination,
   );

@@ -4,6 +4,7 @@
  * their starters in `ADAPTER_STARTERS` below.
  */
 import { shutdownGraceMs, starterWithEnv } from './connector-process';
+import { processTracing } from '../tracing/process-tracing';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { createLogger } from '../logging/logger';
 import { startConfiguredMetricsServer, type MetricsServer } from '../metrics/metrics-server';
@@ -37,6 +38,7 @@ export async function runConnectorProcess(slug: string): Promise<void> {
     console.log(JSON.stringify({ level: 'info', msg: 'shutting down: draining', slug, graceMs }));
     await adapter.stop(graceMs);
     await metrics?.stop();
+    await processTracing?.shutdown().catch(() => undefined); // exports the spans still buffered
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -6,6 +6,8 @@
  *   migrate        applies pending migrations and exits
  *   connector <slug>  runs one connector adapter as its own gRPC server (see connector-process.ts)
  */
+// First (contract.md 8): tracing starts before the rest loads, and only when the OTEL_* variables ask for it.
+import { processTracing } from '../tracing/process-tracing';
 import { ConfigError } from '../config/config';
 import { assembleService } from './service';
 import { startConfiguredMetricsServer } from '../metrics/metrics-server';
@@ -54,6 +56,7 @@ async function main(argv: string[]): Promise<void> {
       await service.stop();
       await metricsServer?.stop();
       await infrastructure.close();
+      await processTracing?.shutdown(); // exports the spans still buffered
     } catch (error) {
       logger.error({ err: error }, 'error while shutting down');
     }

@@ -15,6 +15,7 @@ import packageJson from '../../package.json';
 import { errorBody } from '../../edge/http/errors';
 import type { Core } from './core';
 import { DrainingHttpServer } from './draining-http-server';
+import { tracedRequests } from '../tracing/http-server-spans';
 import type { ModuleInstance, ModuleList, ReadinessCheck } from './module';
 
 export interface ServiceRoles {
@@ -105,7 +106,7 @@ export async function assembleService<Services extends object>(
   let server: http.Server | null = null;
   let url: string | null = null;
   if (roles.edge && listen) {
-    edge = new DrainingHttpServer(app.callback(), (response) => refuseWhileDraining(response, core.ids.next('req_')));
+    edge = new DrainingHttpServer(tracedRequests(app.callback()), (response) => refuseWhileDraining(response, core.ids.next('req_')));
     server = edge.server;
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@
  */
 import type { StoredEvent } from '../../domain/ports/event-outbox';
 import type { Logger } from '../logging/logger';
+import { contextOf, currentTraceparent, inSpan, SpanKind } from '../tracing/tracing';
 import type { ConsumerOptions, EventHandler, EventTransport, RunningConsumer } from './event-transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
@@ -35,16 +36,18 @@ export class InProcessTransport implements EventTransport {
     this.forgetOldPublishes();
     const seen = this.recent.get(event.id);
     if (seen) return seen.done;
+    // What a NATS message header carries in distributed mode: the publisher's trace, continued by each consumer.
+    const traceparent = currentTraceparent();
     const done = Promise.all(
       [...this.subscribers.values()]
         .filter((subscriber) => !subscriber.options.types || subscriber.options.types.includes(event.type))
-        .map((subscriber) => this.deliver(subscriber, event)),
+        .map((subscriber) => this.deliver(subscriber, event, traceparent)),
     ).then(() => undefined);
     this.recent.set(event.id, { at: Date.now(), done });
     return done;
   }
 
-  private async deliver(subscriber: Subscriber, event: StoredEvent): Promise<void> {
+  private async deliver(subscriber: Subscriber, event: StoredEvent, traceparent: string | undefined): Promise<void> {
     let deliveryCount = 0;
     for (;;) {
       if (!subscriber.running || this.closed) throw new Error(`consumer ${subscriber.options.durableName} stopped`);
@@ -52,7 +55,10 @@ export class InProcessTransport implements EventTransport {
       deliveryCount += 1;
       try {
         // A structured clone keeps consumers from sharing (and mutating) one object, as a wire would.
-        await subscriber.handler(structuredClone(event), { redelivered: deliveryCount > 1, deliveryCount: deliveryCount - 1 });
+        const info = { redelivered: deliveryCount > 1, deliveryCount: deliveryCount - 1 };
+        await inSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, parent: contextOf(traceparent), attributes: consumerSpanAttributes(subscriber.options.durableName, event) }, () =>
+          subscriber.handler(structuredClone(event), info),
+        );
         return;
       } catch (error) {
         this.logger.warn({ err: error, consumer: subscriber.options.durableName }, 'event handler failed; redelivering');
@@ -103,4 +109,9 @@ export class InProcessTransport implements EventTransport {
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+/** Bounded attributes of a consumer span (the event id identifies the message, as NATS's message id does). */
+export function consumerSpanAttributes(consumer: string, event: Pick<StoredEvent, 'id' | 'type'>): Record<string, string> {
+  return { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id, 'event.type': event.type };
 }

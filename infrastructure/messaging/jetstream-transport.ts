@@ -9,6 +9,7 @@ import {
   RetentionPolicy,
   StorageType,
   connect,
+  headers as natsHeaders,
   nanos,
   type ConsumerMessages,
   type JetStreamClient,
@@ -18,6 +19,8 @@ import {
 } from 'nats';
 import type { StoredEvent } from '../../domain/ports/event-outbox';
 import type { Logger } from '../logging/logger';
+import { contextOf, currentTraceparent, inSpan, SpanKind } from '../tracing/tracing';
+import { consumerSpanAttributes } from './in-process-transport';
 import { subjectFor, type ConsumerOptions, type EventHandler, type EventTransport, type RunningConsumer } from './event-transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
@@ -110,8 +113,13 @@ export class JetStreamTransport implements EventTransport {
 
   async publish(event: StoredEvent): Promise<void> {
     const subject = subjectFor(this.settings.subjectPrefix, event);
+    // The relay's publish span travels in the message's headers (W3C traceparent), for the consumers to continue.
+    const traceparent = currentTraceparent();
+    const trace = traceparent ? natsHeaders() : undefined;
+    trace?.set('traceparent', traceparent!);
     await this.js.publish(subject, Buffer.from(JSON.stringify(event)), {
       msgID: event.id,
+      ...(trace ? { headers: trace } : {}),
       timeout: this.reachable ? PUBLISH_TIMEOUT_MS : UNREACHABLE_PUBLISH_TIMEOUT_MS,
     });
   }
@@ -149,7 +157,10 @@ export class JetStreamTransport implements EventTransport {
           try {
             const event = JSON.parse(Buffer.from(message.data).toString('utf8')) as StoredEvent;
             if (!types || types.has(event.type)) {
-              await handler(event, { redelivered: message.info.redelivered, deliveryCount: message.info.redeliveryCount });
+              const parent = contextOf(message.headers?.get('traceparent'));
+              await inSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, parent, attributes: consumerSpanAttributes(options.durableName, event) }, () =>
+                handler(event, { redelivered: message.info.redelivered, deliveryCount: message.info.redeliveryCount }),
+              );
             }
             acks.add(message);
           } catch (error) {

@@ -21,6 +21,7 @@ import { deferWrite, entityManager } from '../persistence/mikro-orm-transactor';
 import type { Logger } from '../logging/logger';
 import type { EventTransport } from './event-transport';
 import { NUMBERING_CTES } from './event-sequences';
+import { contextOf, inSpan, SpanKind } from '../tracing/tracing';
 import { EVENT_COLUMNS, storedEventFromRow, type EventRow } from './sql-event-outbox';
 
 export interface OutboxRelayOptions {
@@ -199,7 +200,15 @@ export class OutboxRelay {
     const rows = await this.transactor.read((tx) => entityManager(tx).execute<EventRow[]>(claim, [ids ? JSON.stringify(ids) : this.batchSize, this.leaseMs]));
     if (rows.length === 0) return 0;
     const events = rows.map(storedEventFromRow).sort((a, b) => a.sequence - b.sequence);
-    const results = await Promise.allSettled(events.map((event) => this.transport.publish(event)));
+    const traceparents = new Map(rows.map((row) => [row.id, row.traceparent]));
+    // Each publish continues the trace of the transaction that wrote the event (its outbox row's traceparent).
+    const results = await Promise.allSettled(
+      events.map((event) =>
+        inSpan(`publish ${event.type}`, { kind: SpanKind.PRODUCER, parent: contextOf(traceparents.get(event.id)), attributes: { 'messaging.message.id': event.id, 'event.type': event.type } }, () =>
+          this.transport.publish(event),
+        ),
+      ),
+    );
     const published = events.filter((_, index) => results[index].status === 'fulfilled').map((event) => event.id);
     if (published.length > 0) this.markPublished(published);
     if (published.length > 0 && this.onPublished) this.onPublished(published.length === events.length ? events : events.filter((_, index) => results[index].status === 'fulfilled'));
@@ -227,7 +236,7 @@ const MARK_PUBLISHED_SQL = `update events set published_at = now(), relay_lease_
  * Parameters: the filter's own (ids or batch size), then the lease in milliseconds.
  */
 function claimSql(filter: string, limit: string): string {
-  const returned = EVENT_COLUMNS.split(', ').map((column) => `e.${column}`).join(', ');
+  const returned = [...EVENT_COLUMNS.split(', '), 'traceparent'].map((column) => `e.${column}`).join(', ');
   return `with claimed as (
       select id, organization_id, sequence from events
        where ${filter} and published_at is null and (relay_lease_until is null or relay_lease_until < now())

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { Transaction } from '../../domain/ports/transactor';
 import { deferWrite, entityManager, noteEventsWritten } from '../persistence/mikro-orm-transactor';
 import { NUMBERING_CTES } from './event-sequences';
+import { currentTraceparent } from '../tracing/tracing';
 
 export interface EventRow {
   id: string;
@@ -14,6 +15,8 @@ export interface EventRow {
   sequence: number | null;
   data: { object: Record<string, unknown>; previousAttributes: Record<string, unknown> | null };
   created_at: Date;
+  /** The W3C traceparent of the unit that appended it (tracing on), read by the relay to continue the trace. */
+  traceparent?: string | null;
 }
 
 export const EVENT_COLUMNS = 'id, organization_id, environment, type, api_version, sequence, data, created_at';
@@ -60,10 +63,10 @@ export class SqlEventOutbox implements EventOutbox {
       data: { object: event.object, previousAttributes: event.previousAttributes ?? null },
     }));
     noteEventsWritten(tx, records.map((record) => record.id));
-    const insert = `insert into events (id, organization_id, environment, type, api_version, object_type, object_id, data, created_at)
-       select e.id, e.organization_id, e.environment, e.type, ?, e.object_type, e.object_id, e.data, ?
+    const insert = `insert into events (id, organization_id, environment, type, api_version, object_type, object_id, data, created_at, traceparent)
+       select e.id, e.organization_id, e.environment, e.type, ?, e.object_type, e.object_id, e.data, ?, ?
          from jsonb_to_recordset(?::jsonb) as e(id text, organization_id text, environment text, type text, object_type text, object_id text, data jsonb)`;
-    const params = [API_VERSION, createdAt, JSON.stringify(records)];
+    const params = [API_VERSION, createdAt, currentTraceparent() ?? null, JSON.stringify(records)];
     const ordered: EventRow[] = records.map((record) => ({
       id: record.id,
       organization_id: record.organization_id,

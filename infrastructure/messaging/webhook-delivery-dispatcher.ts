@@ -37,6 +37,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
 import type { Orm } from '../persistence/orm';
 import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from '../persistence/webhook-delivery.repository';
+import { inSpan, SpanKind } from '../tracing/tracing';
 
 /** Failing endpoints remembered per process; beyond, the oldest failure is forgotten (its endpoint gets the full bound). */
 const MAX_REMEMBERED_FAILING = 10_000;
@@ -267,8 +268,10 @@ export class WebhookDeliveryDispatcher {
 
   /** Sends a leased delivery; with `stored` (a handover sent while its row is inserted), records it only if stored. */
   private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null, stored?: Promise<boolean>): void {
-    const run = this.attempt
-      .send(delivery, endpoint, this.options.workerId)
+    // A handover is launched in the fan-out consumer's context: the delivery's span is a child of the event's trace.
+    const run = inSpan('webhook.deliver', { kind: SpanKind.CLIENT, attributes: { 'webhook.delivery.id': delivery.id, 'webhook.endpoint.id': delivery.state.endpointId } }, () =>
+      this.attempt.send(delivery, endpoint, this.options.workerId),
+    )
       .then(
         async (pending) => {
           this.answered(delivery.state.endpointId);

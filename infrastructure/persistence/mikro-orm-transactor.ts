@@ -5,6 +5,7 @@ import type { Orm } from './orm';
 import { literalSql } from './sql-statements';
 import { isStalePreparedStatement, PreparedStatements, type DriverQuery, type Probe, type Statement } from './prepared-statements';
 import { GroupCommit } from './group-commit';
+import { inSpan } from '../tracing/tracing';
 import { databaseUnavailability, rethrowUnavailable } from './database-unavailability';
 
 /** A pooled driver connection (pg.Client) as the knex pool hands it out. */
@@ -338,14 +339,17 @@ export class MikroOrmTransactor implements Transactor {
 
   async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const unit = new UnitOfWork(this.connections, true);
-    let result: T;
-    try {
-      result = await work(handleFor(unit));
-      await unit.commit();
-    } catch (error) {
-      await unit.rollback().catch(() => undefined);
-      throw error;
-    }
+    // One span per unit of work (when tracing is on): the events it appends carry it as their parent (the outbox).
+    const result = await inSpan('db.transaction', {}, async () => {
+      try {
+        const value = await work(handleFor(unit));
+        await inSpan('db.commit', {}, () => unit.commit());
+        return value;
+      } catch (error) {
+        await unit.rollback().catch(() => undefined);
+        throw error;
+      }
+    });
     if (unit.eventIds.length > 0) for (const listener of this.afterCommitListeners) listener(unit.eventIds);
     this.tellChanges(unit);
     return result;
