@@ -56,8 +56,8 @@ describe('module wiring (infrastructure/main/module.ts)', () => {
     expect(built.services).to.deep.equal({});
   });
 
-  it('lists the product modules in dependency order: flows before the connectors that ask them, connectors before payments', () => {
-    expect(MODULES.names).to.deep.equal(['identity', 'flows', 'connectors', 'payments', 'webhooks']);
+  it('lists the product modules in dependency order: flows before the connectors that ask them, billing (the live-payment gate) before payments, payments before subscriptions', () => {
+    expect(MODULES.names).to.deep.equal(['identity', 'flows', 'connectors', 'billing', 'payments', 'subscriptions', 'webhooks']);
   });
 
   it('makes a missing or mistyped dependency a compile error (checked by tsc --noEmit)', () => {
