@@ -49,6 +49,8 @@ export class OutboxRelay {
   private lastScanAt = 0;
   private scanRequested = false;
   private stopped = true;
+  /** Set by `stop` (a relay never started may still `drain`): a scan under way then ends after its current batch. */
+  private stopRequested = false;
   private failures = 0;
   /** Marks of published batches still on their way to the database (see markPublished). */
   private readonly marking = new Set<Promise<void>>();
@@ -78,6 +80,7 @@ export class OutboxRelay {
 
   start(): void {
     this.stopped = false;
+    this.stopRequested = false;
     this.stopListening ??= this.transport.onReachableAgain(() => this.retryNow());
     this.schedule(0);
   }
@@ -100,6 +103,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopRequested = true;
     this.stopListening?.();
     this.stopListening = null;
     if (this.timer) clearTimeout(this.timer);
@@ -145,7 +149,7 @@ export class OutboxRelay {
             this.scanRequested = false;
             this.lastScanAt = Date.now();
             // A stopping relay publishes what it claimed, and claims no more (another relay, or the next start, will).
-            while ((await this.publishBatch(null)) === this.batchSize && !this.stopped) {
+            while ((await this.publishBatch(null)) === this.batchSize && !this.stopRequested) {
               /* keep going while full batches come back */
             }
           }
