@@ -31,6 +31,7 @@ export const REFUSALS: Readonly<Record<string, readonly ApiErrorCode[]>> = {
   deleteFlow: ['invalid_state'],
   publishFlow: ['invalid_state'],
   unpublishFlow: ['invalid_state'],
+  runFlow: ['invalid_state', 'resource_missing'],
   createPayment: ['sensitive_card_data', 'unsupported_payment_method', 'payment_method_invalid', 'customer_incomplete', 'resource_missing', 'production_access_required'],
   capturePayment: ['payment_not_capturable', 'invalid_state', 'amount_exceeds_available'],
   reviewPayment: ['invalid_state', 'sensitive_card_data'],

@@ -11,6 +11,9 @@ import { PublishedFlows } from '../../application/flows/published-flows';
 import { GetFlow, GetFlowBuilderMetadata, ListFlowVersions, ListFlows } from '../../application/flows/read-flows';
 import { UpdateFlow } from '../../application/flows/update-flow';
 import { flowRoutes } from '../../edge/routes/flow.routes';
+import { flowRunRoutes } from '../../edge/routes/flow-runs.routes';
+import { RunManualFlow } from '../../application/flows/run-manual-flow';
+import { SqlManualFlowRunRepository, SqlManualRunPayments } from '../persistence/manual-flow-run.repository';
 import { SqlFlowRepository } from '../persistence/flow.repository';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
 import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
@@ -38,7 +41,8 @@ export const FLOWS_MODULE: ModuleDefinition<unknown, FlowsServices> = {
     const published = new PublishedFlows(deps);
     return {
       provides: { paymentFlows: published, connectorAccountUsage: published },
-      routes: flowRoutes({
+      routes: [
+        ...flowRoutes({
         metadata: new GetFlowBuilderMetadata(),
         list: new ListFlows(deps),
         create: new CreateFlow(deps),
@@ -48,7 +52,10 @@ export const FLOWS_MODULE: ModuleDefinition<unknown, FlowsServices> = {
         publish: new PublishFlow(deps),
         unpublish: new UnpublishFlow(deps),
         versions: new ListFlowVersions(deps),
-      }),
+        }),
+        // Manual flows (triggerEvent manual) run on request; a run over a payment reads its facts.
+        ...flowRunRoutes({ run: new RunManualFlow({ ...deps, outbox: core.outbox, runs: new SqlManualFlowRunRepository(), payments: new SqlManualRunPayments() }) }),
+      ],
     };
   },
 };

@@ -557,6 +557,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/flows/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a published manual flow over a payment's facts or the given input; records the run (409 not published, 422 not manual) */
+        post: operations["runFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flows/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recorded manual run of the flow */
+        get: operations["getFlowRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/connectors": {
         parameters: {
             query?: never;
@@ -7451,6 +7485,469 @@ export interface operations {
                             publishedAt?: string;
                         }[];
                         hasMore?: boolean;
+                    };
+                };
+            };
+            /** @description Error codes: `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "The path parameter id contains text that cannot be stored",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runFlow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 hours return the first answer (Idempotent-Replayed: true); another body, or the first request still running, answers 409 idempotency_conflict.
+                 * @example order-1042-attempt-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "input": {
+                 *         "amount": 150000,
+                 *         "metadata": {
+                 *           "segment": "b2b"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Run over this payment's facts */
+                    paymentId?: string;
+                    /** @description Without paymentId: the facts the run decides on (omitted ones: amount 0, BRL, 1 installment, card, automatic, merchant, no splits) */
+                    input?: {
+                        amount?: number;
+                        currency?: string;
+                        installments?: number;
+                        /** @enum {string} */
+                        methodType?: "card" | "debit_card" | "pix" | "boleto";
+                        /** @enum {string} */
+                        captureMethod?: "automatic" | "manual";
+                        /** @enum {string} */
+                        initiator?: "customer" | "merchant";
+                        hasSplits?: boolean;
+                        customerId?: string;
+                        card?: {
+                            brand?: string;
+                            bin?: string;
+                        };
+                        metadata?: {
+                            [key: string]: string | number | boolean | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Run a published manual flow over a payment's facts or the given input; records the run (409 not published, 422 not manual) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "flow_run",
+                     *       "id": "frun_01J...",
+                     *       "flowId": "flowId",
+                     *       "version": 0,
+                     *       "paymentId": "paymentId",
+                     *       "facts": {},
+                     *       "outcome": "approved",
+                     *       "steps": [
+                     *         {
+                     *           "nodeId": "nodeId",
+                     *           "type": "type",
+                     *           "port": "port",
+                     *           "note": "note"
+                     *         }
+                     *       ],
+                     *       "variables": {},
+                     *       "environment": "environment",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "flow_run";
+                        /** @example frun_01J... */
+                        id?: string;
+                        flowId?: string;
+                        version?: number;
+                        paymentId?: string | null;
+                        facts?: Record<string, never>;
+                        /** @enum {string} */
+                        outcome?: "approved" | "declined" | "stopped" | "flow_incomplete";
+                        steps?: {
+                            nodeId?: string;
+                            type?: string;
+                            port?: string | null;
+                            note?: string;
+                        }[];
+                        variables?: Record<string, never>;
+                        environment?: string;
+                        /** Format: date-time */
+                        createdAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: `invalid_json`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The request body is not valid JSON",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Send a valid API key or access token as Authorization: Bearer <key>",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This key lacks the scope this operation needs",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such resource",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`, `invalid_state`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was used with another request body, or its first request is still running",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than 1 MB",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the request body as JSON, with Content-Type: application/json",
+                     *         "param": null,
+                     *         "details": [],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `validation_failed`, `resource_missing`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFlowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A recorded manual run of the flow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "flow_run",
+                     *       "id": "frun_01J...",
+                     *       "flowId": "flowId",
+                     *       "version": 0,
+                     *       "paymentId": "paymentId",
+                     *       "facts": {},
+                     *       "outcome": "approved",
+                     *       "steps": [
+                     *         {
+                     *           "nodeId": "nodeId",
+                     *           "type": "type",
+                     *           "port": "port",
+                     *           "note": "note"
+                     *         }
+                     *       ],
+                     *       "variables": {},
+                     *       "environment": "environment",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object?: "flow_run";
+                        /** @example frun_01J... */
+                        id?: string;
+                        flowId?: string;
+                        version?: number;
+                        paymentId?: string | null;
+                        facts?: Record<string, never>;
+                        /** @enum {string} */
+                        outcome?: "approved" | "declined" | "stopped" | "flow_incomplete";
+                        steps?: {
+                            nodeId?: string;
+                            type?: string;
+                            port?: string | null;
+                            note?: string;
+                        }[];
+                        variables?: Record<string, never>;
+                        environment?: string;
+                        /** Format: date-time */
+                        createdAt?: string;
                     };
                 };
             };

@@ -29,6 +29,7 @@ import { Migration20261130000100CardRetryCounts } from './Migration2026113000010
 import { Migration20261130000200BankChargeLookup } from './Migration20261130000200BankChargeLookup';
 import { Migration20261130000900PlatformBilling } from './Migration20261130000900PlatformBilling';
 import { Migration20261201000100Subscriptions } from './Migration20261201000100Subscriptions';
+import { Migration20261201000200ManualFlowRuns } from './Migration20261201000200ManualFlowRuns';
 import { Migration20261201000500EventTraceContext } from './Migration20261201000500EventTraceContext';
 
 export const MIGRATIONS: MigrationObject[] = [
@@ -58,5 +59,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130000200BankChargeLookup', class: Migration20261130000200BankChargeLookup },
   { name: 'Migration20261130000900PlatformBilling', class: Migration20261130000900PlatformBilling },
   { name: 'Migration20261201000100Subscriptions', class: Migration20261201000100Subscriptions },
+  { name: 'Migration20261201000200ManualFlowRuns', class: Migration20261201000200ManualFlowRuns },
   { name: 'Migration20261201000500EventTraceContext', class: Migration20261201000500EventTraceContext },
 ];
