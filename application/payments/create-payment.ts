@@ -13,14 +13,13 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
 import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
-import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
-import { RunRecorder } from './run-recorder';
+import { runContext } from './authorization-run';
+import { RunAdvance } from './run-advance';
 import { CardRetryBudget } from './card-retry-budget';
-import { RoutingLease } from './routing-lease';
 import { merchantPaymentObject, paymentEventToOutbox, paymentObject, revealWith, type PaymentObject } from './payment-object';
-import { settleRunOutcome } from './run-outcome';
 import { CreateBankChargePayment } from './create-bank-charge-payment';
 import { OpenCheckout } from './open-checkout';
+import { splitShares } from '../../domain/payment/split-shares';
 
 export interface CreateCardPaymentCommand {
   readonly scope: TenantScope;
@@ -94,48 +93,6 @@ function canonicalClientIp(clientIp: string | undefined): string | undefined {
 }
 
 /**
- * Split shares in minor units. A percentage share (value in basis points) is rounded down; the cents the rounding
- * leaves over, all percentage shares together, go to the share of `remainderRecipientId` when given (which must be
- * one of the recipients), else stay with the merchant like the rest of the amount the shares do not cover.
- */
-function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits'], remainderRecipientId?: string): SplitEntry[] {
-  const list = splits ?? [];
-  const seen = new Set<string>();
-  list.forEach((s, index) => {
-    if (seen.has(s.recipientId)) throw new DomainError('validation_failed', `Recipient ${s.recipientId} has more than one split; give each recipient one share.`, { param: `body.splits[${index}].recipientId` });
-    seen.add(s.recipientId);
-    if (s.type === 'percentage' && s.value > 10_000) {
-      throw new DomainError('validation_failed', `A percentage share is in basis points, at most 10000 (100 %); got ${s.value}.`, { param: `body.splits[${index}].value` });
-    }
-  });
-  const entries = list.map((s) => ({
-    recipientId: s.recipientId,
-    type: s.type,
-    value: s.value,
-    amount: s.type === 'fixed' ? s.value : Math.floor((amount * s.value) / 10_000),
-    liableForChargeback: s.liableForChargeback ?? false,
-    chargeProcessingFee: s.chargeProcessingFee ?? false,
-    commissionRateBps: 0,
-    commissionFixedAmount: 0,
-    netAmount: null,
-    feeAmount: 0,
-    capturedAmount: 0,
-    refundedAmount: 0,
-  }));
-  if (remainderRecipientId !== undefined) {
-    const taker = entries.find((e) => e.recipientId === remainderRecipientId);
-    if (!taker) throw new DomainError('validation_failed', 'splitRemainderRecipientId must be the recipientId of one of the splits.', { param: 'body.splitRemainderRecipientId' });
-    const percentages = list.filter((s) => s.type === 'percentage');
-    const exact = Math.floor((amount * percentages.reduce((n, s) => n + s.value, 0)) / 10_000);
-    const rounded = entries.filter((e) => e.type === 'percentage').reduce((n, e) => n + e.amount, 0);
-    taker.amount += exact - rounded;
-  }
-  const total = entries.reduce((n, e) => n + e.amount, 0);
-  if (total > amount) throw new DomainError('validation_failed', 'The split shares add up to more than the payment amount.', { param: 'body.splits' });
-  return entries;
-}
-
-/**
  * Creates and processes a card payment with a vault token or a saved card. The payment runs the published flow
  * named in flowId or active in the environment (docs/flows.md), else direct routing's built-in graph: the run's
  * first step is taken before anything is saved; tx1 saves the payment in processing with its run and the first
@@ -145,14 +102,12 @@ function splitEntries(amount: number, splits: CreateCardPaymentCommand['splits']
  * and its events.
  */
 export class CreatePayment {
-  private readonly runner: AuthorizationRun;
-  private readonly recorder: RunRecorder;
+  private readonly advance: RunAdvance;
   private readonly bankCharges: CreateBankChargePayment;
   private readonly checkout: OpenCheckout;
 
   constructor(private readonly deps: PaymentDeps) {
-    this.runner = new AuthorizationRun(deps);
-    this.recorder = new RunRecorder(deps);
+    this.advance = new RunAdvance(deps);
     this.bankCharges = new CreateBankChargePayment(deps);
     this.checkout = new OpenCheckout(deps);
   }
@@ -174,7 +129,7 @@ export class CreatePayment {
       );
     }
     // The shares' own rules first (pure); whether their recipients exist is read with the charge source.
-    const splits = splitEntries(command.amount, command.splits, command.splitRemainderRecipientId);
+    const splits = splitShares(command.amount, command.splits, command.splitRemainderRecipientId);
     // Without a card the buyer's browser brings one: the transparent checkout (open-checkout.ts).
     if (isCheckoutRequest(command)) return this.checkout.execute(command, splits);
     const source = await this.resolveSource(command, splits);
@@ -220,37 +175,21 @@ export class CreatePayment {
     const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     const started = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
     // The flow's antifraud and zero_auth nodes before its first acquirer call are asked now, before anything is saved.
-    const first = await this.runner.callNodesAhead({ scope, request, context, from: started });
-    const call = first.action.kind === 'call_acquirer' ? { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId } : null;
-    if (call) payment.advanceRun(first.run, this.deps.clock.now());
-    else settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
-
-    const lease = call && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, call) : null;
+    const first = await this.advance.nodesAhead({ scope, request, context, step: started });
+    const plan = this.advance.settle(payment, first, 'create');
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());
-      if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
-      await this.recorder.parkIfWaiting(tx, payment, first.action, request);
+      await this.advance.save(tx, scope, payment, plan, request);
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, this.deps.clock.now());
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
     });
-    if (!call) return paymentObject(payment.toPrimitives());
+    if (!plan.call) return paymentObject(payment.toPrimitives());
 
-    const intents: AttemptIntents = lease
-      ? lease.intents([{ ...call, startedAt: payment.view().createdAt }], { extendForSaved: false })
-      : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
-    const driven = await this.runner.drive({ scope, request, card: source.card, context, from: first, intents, budget });
-    if (driven.handedOver) {
-      // A recovery worker took the payment over (this request stalled past the grace period); it records the outcome.
-      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
-      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
-      return paymentObject(current.toPrimitives());
-    }
-
-    const stored = await this.recorder.record(scope, payment, driven, request, lease);
-    const final = stored.toPrimitives();
-    await this.afterOutcome(scope, final, source, command);
+    const finished = await this.advance.finish({ scope, payment, plan, request, context, card: source.card, budget });
+    const final = finished.payment.toPrimitives();
+    if (finished.recorded) await this.afterOutcome(scope, final, source, command);
     return paymentObject(final);
   }
 
