@@ -109,7 +109,10 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(types.switch.ports).to.include('default');
       expect(types.approve.ports).to.deep.equal([]);
       expect(types.acquirer.publishable).to.equal(true);
-      expect(types.antifraud.publishable).to.equal(false);
+      // Antifraud and review nodes run now (publish-check.ts RUNNABLE_NODE_TYPES); split nodes still do not.
+      expect(types.antifraud.publishable).to.equal(true);
+      expect(types.review.publishable).to.equal(true);
+      expect(types.split.publishable).to.equal(false);
       expect(r.body.templates.map((t: any) => t.id)).to.have.members(['roteamento-por-ticket', 'recorrencia-com-retentativa', 'marketplace-split']);
       expect(r.body.operators.map((o: any) => o.operator)).to.include.members(['eq', 'gte', 'in']);
       expect(r.body.ruleFields.map((f: any) => f.field)).to.include.members(['amount', 'card.brand', 'metadata.<key>']);
@@ -278,9 +281,10 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
             node('ghost', 'acquirer', { connectorAccountId: 'ca_does_not_exist' }),
             node('af', 'acquirer', { connectorAccountId: antifraudAccount.body.id }),
             node('review', 'review'),
+            node('split', 'split'),
             node('approve', 'approve'),
           ],
-          edges: [edge('trigger', 'check'), edge('check', 'ghost', 'true'), edge('ghost', 'af', 'error'), edge('af', 'review', 'error'), edge('review', 'approve', 'approved')],
+          edges: [edge('trigger', 'check'), edge('check', 'ghost', 'true'), edge('ghost', 'af', 'error'), edge('af', 'review', 'error'), edge('review', 'split', 'approved'), edge('split', 'approve')],
         },
       });
       const r = await m.sandbox.post(`/v1/flows/${f.id}/publish`, {});
@@ -289,9 +293,9 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       const messages: string[] = r.body.error.details.map((d: any) => d.message);
       expect(messages.some((s) => s.includes('ca_does_not_exist'))).to.equal(true, 'unknown account');
       expect(messages.some((s) => s.includes('not an acquirer'))).to.equal(true, 'antifraud account in an acquirer node');
-      expect(messages.some((s) => s.includes('review nodes cannot run'))).to.equal(true, 'unsupported node type');
+      expect(messages.some((s) => s.includes('split nodes cannot run'))).to.equal(true, 'unsupported node type');
       expect(messages.some((s) => s.includes('Port false of node check'))).to.equal(true, 'unwired port');
-      expect(messages.some((s) => s.includes('without an authorization'))).to.equal(true, 'approve reached from review');
+      expect(messages.some((s) => s.includes('without an authorization'))).to.equal(true, 'approve reached from split');
       const after = await m.sandbox.get(`/v1/flows/${f.id}`);
       expect(after.body).to.include({ status: 'draft', active: false, latestVersion: null });
       expect((await m.sandbox.get(`/v1/flows/${f.id}/versions`)).body.data).to.deep.equal([]);
