@@ -139,7 +139,7 @@ export class SandboxAcquirer {
     this.core = createGrpcClient(CoreNotificationsClient, address);
   }
 
-  /** Cancels pending timers and sleeping calls; the server is stopped by the caller. */
+  /** Cancels pending timers and wakes the calls still sleeping; called once the server has drained (or cut) its calls. */
   dispose(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -566,8 +566,10 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions = {})
     vaultUrl: sandbox.vaultBaseUrl,
     setCoreNotificationsAddress: (address) => sandbox.setCoreNotificationsAddress(address),
     async stop(graceMs = 1_000) {
-      sandbox.dispose();
+      // The drain first (contract.md 8): a call in flight, a timeout scenario's sleep included, finishes with its own
+      // answer within the grace. Waking the sleepers before it answered them at once, as if the acquirer had failed.
       await Promise.all([running.stop(graceMs), vault.stop()]);
+      sandbox.dispose();
     },
   };
 }
