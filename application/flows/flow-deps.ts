@@ -2,6 +2,7 @@ import type { ChangeFeed } from '../../domain/ports/change-feed';
 import type { Clock } from '../../domain/ports/clock';
 import type { FlowRepository } from '../../domain/ports/flow-repository';
 import type { IdGenerator } from '../../domain/ports/id-generator';
+import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transactor } from '../../domain/ports/transactor';
 
 /** Everything the flow use cases need, as ports. */
@@ -12,4 +13,6 @@ export interface FlowDeps {
   readonly ids: IdGenerator;
   /** When given, routing keeps each environment's flow in force in memory until a flow of it changes. */
   readonly changes?: ChangeFeed;
+  /** The environment's split recipients, which a split node names; without them a flow with split nodes is not published. */
+  readonly recipients?: Pick<RecipientRepository, 'existingIds'>;
 }

@@ -1,4 +1,4 @@
-import { accountIdsOf, publishProblems } from '../../domain/flow/publish-check';
+import { accountIdsOf, publishProblems, splitRecipientIdsOf } from '../../domain/flow/publish-check';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { FlowDeps } from './flow-deps';
@@ -28,7 +28,9 @@ export class PublishFlow {
       }
       const graph = named?.graph ?? draft.graph;
       const accounts = await this.deps.flows.holdAccounts(tx, scope, accountIdsOf(graph));
-      const problems = publishProblems(graph, draft.triggerEvent, accounts);
+      const recipientIds = splitRecipientIdsOf(graph);
+      const recipients = recipientIds.length && this.deps.recipients ? await this.deps.recipients.existingIds(tx, scope, recipientIds) : new Set<string>();
+      const problems = publishProblems(graph, draft.triggerEvent, accounts, recipients);
       if (problems.length) {
         const more = problems.length > 1 ? ` (and ${problems.length - 1} more, in details)` : '';
         throw new DomainError('validation_failed', `The flow cannot be published: ${problems[0]!.message}${more}`, { param: problems[0]!.param, details: problems });

@@ -5,7 +5,8 @@ import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
 import { newFlowRun } from '../../domain/flow-run/flow-run';
 import { stepFlowRun } from '../../domain/flow-run/flow-step';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
-import type { FlowTriggerEvent } from '../../domain/flow/flow-graph';
+import type { FlowGraph, FlowTriggerEvent } from '../../domain/flow/flow-graph';
+import { splitNodeRecipientIds } from '../../domain/flow/split-node-data';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import { IDEMPOTENCY_TTL_MS } from '../../domain/shared/idempotency';
 import { canonicalIpAddress } from '../../domain/shared/ip-address';
@@ -171,12 +172,15 @@ export class CreatePayment {
     // for crash recovery), or already the end (the flow declined, no account can take the payment).
     // The card's brand retry budget (counts of every process): asked before each call, counting each attempt sent.
     const budget = await CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: source.card, token: source.token, amount: command.amount });
-    const context = { ...runContext(payment, graph, allAccounts, this.deps.random ?? Math.random), retryGate: budget };
-    const request = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
+    const recipientIds = splits.length === 0 ? await this.splitNodeRecipients(scope, graph) : undefined;
+    const context = { ...runContext(payment, graph, allAccounts, this.deps.random ?? Math.random), retryGate: budget, ...(recipientIds ? { recipientIds } : {}) };
+    const asked = authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     const started = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
     // The flow's antifraud and zero_auth nodes before its first acquirer call are asked now, before anything is saved.
-    const first = await this.advance.nodesAhead({ scope, request, context, step: started });
+    const first = await this.advance.nodesAhead({ scope, request: asked, context, step: started });
     const plan = this.advance.settle(payment, first, 'create');
+    // A split node on the way took its shares (settle recorded the run on the payment): the authorization carries them.
+    const request = payment.view().splits.length === splits.length ? asked : authorizeRequest(payment.view(), source, { items: command.items, customer: source.customer, fraudAnalysis: command.fraudAnalysis });
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, this.deps.clock.now());
@@ -279,6 +283,13 @@ export class CreatePayment {
     });
     // 'checkout' never reaches here: execute hands those requests to OpenCheckout first.
     // 'issue_charge' (pix, boleto) never reaches here either: execute hands those to CreateBankChargePayment.
+  }
+
+  /** The recipients the flow's split nodes name that exist now (checked again at run time: one may have been deleted). */
+  private async splitNodeRecipients(scope: TenantScope, graph: FlowGraph): Promise<ReadonlySet<string> | undefined> {
+    const named = graph.nodes.flatMap((node) => (node.type === 'split' ? splitNodeRecipientIds(node.data) : []));
+    if (named.length === 0) return undefined;
+    return this.deps.transactor.read((tx) => this.deps.recipients.existingIds(tx, scope, named));
   }
 
   /**

@@ -87,6 +87,8 @@ function errorOf(outcome: FlowRunOutcome, decision: AcquirerDecision | null, las
 function routingErrorCode(reason: string): string {
   if (reason === 'split_not_supported') return 'split_not_supported';
   if (reason === 'declined_by_flow') return 'declined_by_flow';
+  // A flow's split node could not divide the payment (a recipient deleted since publishing, fixed shares above the amount).
+  if (reason === 'split_invalid') return 'split_invalid';
   // A debit card that reached an acquirer without an authenticated three_ds node is not charged (creation rule 5).
   if (reason === 'authentication_required') return 'authentication_required';
   return 'no_connector_available';

@@ -7,6 +7,7 @@
 import { transition, type TransitionTable } from '../shared/state-machine';
 import type { FactValue } from '../flow/flow-rules';
 import type { FlowNodeType } from '../flow/flow-graph';
+import type { SplitEntry } from '../payment/payment.primitives';
 
 /** running: the executor advances it now; waiting: it needs an input; ended: approved, declined, failed or canceled. */
 export type FlowRunStatus = 'running' | 'waiting' | 'ended';
@@ -64,6 +65,8 @@ export interface FlowRunStep {
   readonly antifraud?: FlowAntifraudAnalysis;
   /** A zero_auth node: the card's verification, emitted as payment_method.verified when the step is recorded. */
   readonly verification?: FlowCardVerification;
+  /** A split node: the shares it gave the payment (split-node.ts), which the payment takes when the step is recorded. */
+  readonly split?: readonly SplitEntry[];
 }
 
 /** What an antifraud node's provider answered (spec, payload rule 7); `error` also stands for no answer at all. */

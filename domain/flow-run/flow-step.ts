@@ -7,68 +7,17 @@
  * node and resume later, in another process, from what was saved. Pure: the caller passes time and ids.
  */
 import { DomainError } from '../shared/domain-error';
-import { indexGraph, type FlowGraph, type FlowNode, type IndexedGraph } from '../flow/flow-graph';
+import { indexGraph, type FlowNode, type IndexedGraph } from '../flow/flow-graph';
 import { conditionRules, evaluateRule, type FactValue, type FlowPaymentFacts, type FlowRule } from '../flow/flow-rules';
-import type { RoutableAccount, RoutingPaymentProjection } from '../payment/routing/direct-routing';
+import type { RoutableAccount } from '../payment/routing/direct-routing';
 import { orderRouteAccounts } from './route-order';
-import { decideRetry, NO_RETRY_LIMITS, type RetryGate, type RetryStop } from './retry-node';
-import { exitOfNodeCall, nodeCallOf, stepDetailOf, type NodeCallKind, type NodeCallResult } from './flow-node-calls';
+import { decideRetry, NO_RETRY_LIMITS, type RetryStop } from './retry-node';
+import { exitOfNodeCall, nodeCallOf, stepDetailOf } from './flow-node-calls';
+import type { FlowAction, FlowRunInput, FlowStepContext, FlowStepResult } from './flow-step-types';
+import { decideSplitNode } from './split-node';
 import { nextRunStatus, type FlowRunCall, type FlowRunOutcome, type FlowRunState, type FlowRunStep, type FlowWait } from './flow-run';
 
-export interface FlowStepContext {
-  readonly graph: FlowGraph | IndexedGraph;
-  readonly payment: RoutingPaymentProjection;
-  readonly facts: FlowPaymentFacts;
-  /** The environment's acquirer accounts, enabled or not. */
-  readonly accounts: readonly RoutableAccount[];
-  /** A number in [0, 1), for weighted routes. */
-  readonly random: () => number;
-  /**
-   * The attempt id (idempotency key) for a call to this account: a fresh one, or, for a run recovered after a crash,
-   * the one already saved (and perhaps sent) for the account, so the acquirer answers that attempt instead of a second.
-   */
-  readonly newAttemptId: (accountId: string) => string;
-  readonly now: Date;
-  /** How long the buyer has to authenticate at a three_ds node; null: no deadline of the run's own. */
-  readonly threeDsTimeoutSeconds?: number | null;
-  /** The card's brand retry budget and last decline (retry-node.ts); absent: nothing limits retries but maxAttempts. */
-  readonly retryGate?: RetryGate;
-}
-
-/** The outcome of one acquirer call, as the pipeline classified it. */
-export type AcquirerCallOutcome = 'approved' | 'declined' | 'technical_failure' | 'authentication_required' | 'pending_payment';
-
-export type FlowRunInput =
-  | { readonly kind: 'start' }
-  | {
-      readonly kind: 'acquirer_outcome';
-      readonly attemptId: string;
-      readonly outcome: AcquirerCallOutcome;
-      readonly message?: string;
-      /** pending_payment: when the issued charge lapses (the bank_notice wait's deadline). */
-      readonly expiresAt?: string | null;
-    }
-  | { readonly kind: 'three_ds_result'; readonly result: 'authenticated' | 'failed' | 'unavailable' }
-  /** A merchant's decision at a review node; the note (max 500 characters) is kept on the run's step. */
-  | { readonly kind: 'review_decision'; readonly decision: 'approved' | 'declined'; readonly note?: string | null }
-  | { readonly kind: 'bank_notice'; readonly status: 'paid' | 'expired' }
-  | { readonly kind: 'timer_fired' }
-  /** The wait's deadline passed without its input. */
-  | { readonly kind: 'expired' }
-  /** An antifraud or zero_auth node's answer (flow-node-calls.ts). */
-  | { readonly kind: 'node_call_outcome'; readonly result: NodeCallResult };
-
-export type FlowAction =
-  | { readonly kind: 'call_acquirer'; readonly nodeId: string; readonly accountId: string; readonly attemptId: string }
-  /** An antifraud analysis or a zero-value authorization at a node: no money moves. */
-  | { readonly kind: 'call_node'; readonly nodeId: string; readonly call: NodeCallKind; readonly accountId: string }
-  | { readonly kind: 'wait'; readonly wait: FlowWait }
-  | { readonly kind: 'end'; readonly outcome: FlowRunOutcome };
-
-export interface FlowStepResult {
-  readonly run: FlowRunState;
-  readonly action: FlowAction;
-}
+export type { FlowStepContext, AcquirerCallOutcome, FlowRunInput, FlowAction, FlowStepResult } from './flow-step-types';
 
 /** Which input each wait takes besides `expired`. */
 const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
@@ -84,7 +33,7 @@ const INPUT_OF_WAIT: Record<FlowWait['kind'], FlowRunInput['kind']> = {
  * Node types the step function runs. Publishing (domain/flow/publish-check.ts, RUNNABLE_NODE_TYPES) admits those of
  * them whose capability is complete; a unit test keeps the publishable ones a subset of these.
  */
-export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'webhook', 'antifraud', 'zero_auth', 'capture', 'approve', 'decline'] as const;
+export const EXECUTABLE_NODE_TYPES = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'webhook', 'antifraud', 'zero_auth', 'capture', 'split', 'approve', 'decline'] as const;
 
 export function stepFlowRun(context: FlowStepContext, run: FlowRunState, input: FlowRunInput): FlowStepResult {
   const walker = new RunWalker(context, run);
@@ -176,13 +125,13 @@ class RunWalker {
           break;
         case 'condition': {
           const { rules, match } = conditionRules(node.data);
-          const results = (rules as FlowRule[]).map((rule) => evaluateRule(rule, this.context.facts, this.variableMap()));
+          const results = (rules as FlowRule[]).map((rule) => evaluateRule(rule, this.facts(), this.variableMap()));
           exit = (match === 'any' ? results.some(Boolean) : results.every(Boolean)) ? 'true' : 'false';
           break;
         }
         case 'switch': {
           const cases = (node.data.cases ?? []) as Array<{ value: unknown }>;
-          const hit = cases.findIndex((c) => evaluateRule({ field: String(node.data.field), operator: 'eq', value: c.value }, this.context.facts, this.variableMap()));
+          const hit = cases.findIndex((c) => evaluateRule({ field: String(node.data.field), operator: 'eq', value: c.value }, this.facts(), this.variableMap()));
           exit = hit >= 0 ? `case_${hit + 1}` : 'default';
           break;
         }
@@ -195,6 +144,17 @@ class RunWalker {
           this.record(node, 'next', this.at, { notification: { ...node.data } });
           exit = 'next';
           break;
+        case 'split': {
+          // Recorded on the run before any call; the payment takes the shares when the step is saved (advanceRun).
+          const split = decideSplitNode(node, { amount: this.context.payment.amount, hasSplits: this.hasSplits(), recipientIds: this.context.recipientIds });
+          if (split.kind === 'refused') {
+            this.record(node, null, this.at, { note: split.message });
+            return this.end({ result: 'failed', reason: split.reason, message: split.message, nodeId: node.id });
+          }
+          this.record(node, 'next', this.at, split.kind === 'applied' ? { split: split.splits } : { note: split.note });
+          exit = 'next';
+          break;
+        }
         case 'acquirer':
         case 'route':
           return this.enterRouting(node);
@@ -251,7 +211,7 @@ class RunWalker {
         default:
           return this.end({ result: 'failed', reason: 'node_not_supported', message: `Node ${node.id} (${node.type}) cannot run in this version.`, nodeId: node.id });
       }
-      if (node.type !== 'webhook') this.record(node, exit, this.at);
+      if (node.type !== 'webhook' && node.type !== 'split') this.record(node, exit, this.at);
       const next = this.index.next.get(node.id)?.get(exit);
       if (!next) return this.end({ result: 'failed', reason: 'flow_incomplete', message: `The flow stops at ${node.id} (port ${exit} leads nowhere).`, nodeId: node.id });
       node = next;
@@ -277,7 +237,7 @@ class RunWalker {
       if (!usable.length) return this.unroutableAt(node, 'pinned_account_unavailable', `The flow does not route to connector account ${payment.pinnedConnectorAccountId}, which the card names.`);
     }
     if (!usable.length) return this.unroutableAt(node, 'no_account_available', `No connector account of the flow is enabled for ${payment.methodType} (node ${node.id}).`);
-    if (payment.hasSplits) {
+    if (this.hasSplits()) {
       usable = usable.filter((a) => a.capabilities.includes('split'));
       if (!usable.length) return this.unroutableAt(node, 'split_not_supported', 'No connector account of the flow can execute a split payment.');
     }
@@ -430,7 +390,7 @@ class RunWalker {
     return { run: this.snapshot(), action: { kind: 'end', outcome } };
   }
 
-  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note' | 'notification' | 'antifraud' | 'verification'> = {}): void {
+  private record(node: FlowNode, exit: string | null, since: string, detail: Pick<FlowRunStep, 'calls' | 'note' | 'notification' | 'antifraud' | 'verification' | 'split'> = {}): void {
     this.steps.push({ nodeId: node.id, type: node.type, exit, startedAt: since, endedAt: this.at, ...detail });
   }
 
@@ -438,6 +398,16 @@ class RunWalker {
     const node = this.index.nodes.get(id);
     if (!node) throw new DomainError('invalid_state', `The flow run stands at node ${id}, which its graph does not have.`);
     return node;
+  }
+
+  /** The payment's own splits, or those a split node of this run gave it: only split-capable accounts route it. */
+  private hasSplits(): boolean {
+    return this.context.payment.hasSplits || this.steps.some((s) => s.split !== undefined);
+  }
+
+  /** What conditions test: after a split node, hasSplits is true as it will be on the saved payment. */
+  private facts(): FlowPaymentFacts {
+    return this.hasSplits() && !this.context.facts.hasSplits ? { ...this.context.facts, hasSplits: true } : this.context.facts;
   }
 
   private variableMap(): Map<string, FactValue> {

@@ -1,6 +1,7 @@
 /**
  * The ready templates a draft may start from (POST /v1/flows `template`). Accounts are left blank: the merchant
- * picks them in the builder (PATCH the draft), and publishing says which node still needs one. Each is a
+ * picks them (and a split node's recipients) in the builder (PATCH the draft), and publishing says which node still
+ * needs one. Each is a
  * graph that publishes once its accounts are filled and runs as it reads (test/e2e/flows/flow-triggers.test.ts).
  */
 import type { FlowEdge, FlowGraph, FlowNode, FlowNodeType, FlowTriggerEvent } from './flow-graph';
@@ -75,25 +76,21 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
   {
     id: 'marketplace-split',
     name: 'Marketplace com split',
-    description: 'Payments with split rules go to the cheapest acquirer that executes splits (the payment\'s splits travel with the authorization); the others to the main acquirer.',
+    description: 'Each payment is divided before it is authorized: the seller named in the split node takes 90 % (a payment\'s own splits are kept instead), the marketplace keeps the rest; the cheapest of the acquirers that execute splits charges it.',
     triggerEvent: 'payment.authorization_requested',
     graph: {
       nodes: [
         node('trigger', 'trigger', 0, 0),
-        node('has-splits', 'condition', 0, 120, { field: 'hasSplits', operator: 'eq', value: true }, 'Has split rules'),
-        node('route-split', 'route', -200, 240, { strategy: 'lowest_cost', connectorAccountIds: [] }, 'Split-capable acquirers'),
-        node('acquirer', 'acquirer', 200, 240, { connectorAccountId: '' }, 'Main acquirer'),
-        node('approve', 'approve', 0, 360),
-        node('decline', 'decline', 200, 360),
+        node('split', 'split', 0, 120, { splits: [{ recipientId: '', type: 'percentage', value: 9_000 }] }, 'Seller takes 90 %'),
+        node('route-split', 'route', 0, 240, { strategy: 'lowest_cost', connectorAccountIds: [] }, 'Split-capable acquirers'),
+        node('approve', 'approve', -100, 360),
+        node('decline', 'decline', 100, 360),
       ],
       edges: [
-        edge('trigger', 'has-splits'),
-        edge('has-splits', 'route-split', 'true'),
-        edge('has-splits', 'acquirer', 'false'),
+        edge('trigger', 'split'),
+        edge('split', 'route-split'),
         edge('route-split', 'approve', 'approved'),
         edge('route-split', 'decline', 'declined'),
-        edge('acquirer', 'approve', 'approved'),
-        edge('acquirer', 'decline', 'declined'),
       ],
     },
   },

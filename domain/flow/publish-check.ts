@@ -5,6 +5,7 @@
  */
 import { FLOW_TRIGGER_EVENTS, indexGraph, exitPorts, structuralProblems, type FlowGraph, type FlowNode, type FlowNodeType, type FlowTriggerEvent, type GraphProblem } from './flow-graph';
 import { conditionRules, ruleProblem } from './flow-rules';
+import { splitNodeDataProblems, splitNodeRecipientIds } from './split-node-data';
 
 /**
  * The trigger events a published flow is run for: every one (payments of invoices, renewals and retries run the flow of
@@ -13,7 +14,7 @@ import { conditionRules, ruleProblem } from './flow-rules';
 export const RUNNABLE_TRIGGER_EVENTS: readonly FlowTriggerEvent[] = FLOW_TRIGGER_EVENTS;
 
 /** The node types the runner executes in this version; a draft may hold the others, publishing refuses them. */
-export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'delay', 'review', 'webhook', 'retry', 'antifraud', 'zero_auth', 'capture', 'approve', 'decline'];
+export const RUNNABLE_NODE_TYPES: readonly FlowNodeType[] = ['trigger', 'condition', 'switch', 'set_variable', 'acquirer', 'route', 'three_ds', 'delay', 'review', 'webhook', 'retry', 'antifraud', 'zero_auth', 'capture', 'split', 'approve', 'decline'];
 
 /** A delay node waits 1 minute to 30 days (data.minutes) on a durable timer before it leads on. */
 export const MAX_DELAY_MINUTES = 43_200;
@@ -47,10 +48,25 @@ export function accountIdsOf(graph: FlowGraph): string[] {
   return [...ids];
 }
 
+/** Every recipient id the graph's split nodes name (publishing checks they exist in the environment). */
+export function splitRecipientIdsOf(graph: FlowGraph): string[] {
+  return [...new Set(graph.nodes.flatMap((node) => (node.type === 'split' ? splitNodeRecipientIds(node.data) : [])))];
+}
+
+/**
+ * Nodes after which a split node may not stand: they call an acquirer or wait, so a split met after them would come
+ * after the authorization (or after the payment is saved and its request sent), too late for the acquirer to execute.
+ */
+const SPLIT_TOO_LATE_AFTER: readonly FlowNodeType[] = ['acquirer', 'route', 'three_ds', 'review', 'delay', 'retry', 'capture'];
+
 const VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
-export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent, accounts: ReadonlyMap<string, AccountFacts>): GraphProblem[] {
+/**
+ * `recipients`: the recipients of the environment among those the split nodes name (splitRecipientIdsOf); absent, a
+ * graph with split nodes is refused, as nobody could say they exist.
+ */
+export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent, accounts: ReadonlyMap<string, AccountFacts>, recipients?: ReadonlySet<string>): GraphProblem[] {
   if (!RUNNABLE_TRIGGER_EVENTS.includes(triggerEvent)) {
     return [{ param: 'triggerEvent', message: `Flows for ${triggerEvent} cannot be published in this version: only ${RUNNABLE_TRIGGER_EVENTS.join(', ')} flows are run.` }];
   }
@@ -143,6 +159,18 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         // Only an authorization can be captured: see capturesAuthorization below.
         requireWired('next');
         break;
+      case 'split': {
+        // The shares' rules here; where the node stands and what the accounts after it can do: see splitPlacement.
+        const faults = splitNodeDataProblems(node.id, node.data, at(node));
+        problems.push(...faults);
+        if (faults.length === 0) {
+          (node.data.splits as Array<{ recipientId: string }>).forEach((share, i) => {
+            if (!recipients?.has(share.recipientId)) problems.push({ param: `${at(node)}.data.splits[${i}].recipientId`, message: `Node ${node.id} names recipient ${share.recipientId}, which does not exist in this environment.` });
+          });
+        }
+        requireWired('next');
+        break;
+      }
       case 'delay': {
         const minutes = node.data.minutes;
         if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DELAY_MINUTES) {
@@ -239,8 +267,42 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
     }
   }
 
+  splitPlacement();
   reachabilityAndCycles();
   return problems;
+
+  /**
+   * A split node stands before every acquirer call and wait (its shares travel with the authorization), and the
+   * accounts of the acquirer and route nodes after it can execute splits, when their capabilities are known.
+   */
+  function splitPlacement(): void {
+    const reachableFrom = (starts: readonly FlowNode[]): Set<string> => {
+      const seen = new Set<string>();
+      const stack = starts.flatMap((n) => [...next(n).values()]);
+      while (stack.length) {
+        const node = stack.pop()!;
+        if (seen.has(node.id)) continue;
+        seen.add(node.id);
+        stack.push(...next(node).values());
+      }
+      return seen;
+    };
+    const splits = graph.nodes.filter((n) => n.type === 'split');
+    if (splits.length === 0) return;
+    const late = reachableFrom(graph.nodes.filter((n) => SPLIT_TOO_LATE_AFTER.includes(n.type)));
+    for (const node of splits) {
+      if (late.has(node.id)) problems.push({ param: at(node), message: `Split node ${node.id} can be reached after an acquirer call or a wait (${SPLIT_TOO_LATE_AFTER.join(', ')}); place it before them, so the authorization carries the split.` });
+    }
+    const afterSplit = reachableFrom(splits);
+    for (const node of graph.nodes) {
+      if (!afterSplit.has(node.id) || (node.type !== 'acquirer' && node.type !== 'route')) continue;
+      const ids = node.type === 'acquirer' ? [node.data.connectorAccountId] : Array.isArray(node.data.connectorAccountIds) ? node.data.connectorAccountIds : [];
+      for (const id of ids) {
+        const capabilities = typeof id === 'string' ? accounts.get(id)?.capabilities : undefined;
+        if (capabilities && !capabilities.includes('split')) problems.push({ param: at(node), message: `Node ${node.id} follows a split node but names connector account ${String(id)}, which cannot execute splits.` });
+      }
+    }
+  }
 
   function reachabilityAndCycles(): void {
     const state = new Map<string, 'open' | 'done'>();

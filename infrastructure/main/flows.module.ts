@@ -15,6 +15,7 @@ import { flowRunRoutes } from '../../edge/routes/flow-runs.routes';
 import { RunManualFlow } from '../../application/flows/run-manual-flow';
 import { SqlManualFlowRunRepository, SqlManualRunPayments } from '../persistence/manual-flow-run.repository';
 import { SqlFlowRepository } from '../persistence/flow.repository';
+import { SqlRecipientRepository } from '../persistence/recipient.repository';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
 import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
 import type { Core } from './core';
@@ -37,6 +38,7 @@ export const FLOWS_MODULE: ModuleDefinition<unknown, FlowsServices> = {
       clock: core.clock,
       ids: core.ids,
       changes: core.changes,
+      recipients: new SqlRecipientRepository(),
     };
     const published = new PublishedFlows(deps);
     return {

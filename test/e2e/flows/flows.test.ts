@@ -109,10 +109,10 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(types.switch.ports).to.include('default');
       expect(types.approve.ports).to.deep.equal([]);
       expect(types.acquirer.publishable).to.equal(true);
-      // Antifraud and review nodes run now (publish-check.ts RUNNABLE_NODE_TYPES); split nodes still do not.
+      // Every node type runs now (publish-check.ts RUNNABLE_NODE_TYPES), the split node last.
       expect(types.antifraud.publishable).to.equal(true);
       expect(types.review.publishable).to.equal(true);
-      expect(types.split.publishable).to.equal(false);
+      expect(types.split.publishable).to.equal(true);
       expect(r.body.templates.map((t: any) => t.id)).to.have.members(['roteamento-por-ticket', 'recorrencia-com-retentativa', 'marketplace-split']);
       expect(r.body.operators.map((o: any) => o.operator)).to.include.members(['eq', 'gte', 'in']);
       expect(r.body.ruleFields.map((f: any) => f.field)).to.include.members(['amount', 'card.brand', 'metadata.<key>']);
@@ -293,7 +293,8 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       const messages: string[] = r.body.error.details.map((d: any) => d.message);
       expect(messages.some((s) => s.includes('ca_does_not_exist'))).to.equal(true, 'unknown account');
       expect(messages.some((s) => s.includes('not an acquirer'))).to.equal(true, 'antifraud account in an acquirer node');
-      expect(messages.some((s) => s.includes('split nodes cannot run'))).to.equal(true, 'unsupported node type');
+      expect(messages.some((s) => s.includes('Split node split can be reached after an acquirer call or a wait'))).to.equal(true, 'split after a review');
+      expect(messages.some((s) => s.includes('Node split: splits lists 1 to 20 shares'))).to.equal(true, 'split without shares');
       expect(messages.some((s) => s.includes('Port false of node check'))).to.equal(true, 'unwired port');
       expect(messages.some((s) => s.includes('without an authorization'))).to.equal(true, 'approve reached from split');
       const after = await m.sandbox.get(`/v1/flows/${f.id}`);

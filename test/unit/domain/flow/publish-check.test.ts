@@ -500,16 +500,17 @@ describe('publish check', () => {
       expect(publishProblems(filled, template.triggerEvent, ACCOUNTS)).to.deep.equal([]);
     });
 
-    it('template marketplace-split names its blank accounts, and publishes once they are filled', () => {
+    it('template marketplace-split: a split node ahead of a route; names its blank recipient and accounts, and publishes once they are filled', () => {
       const template = flowTemplate('marketplace-split')!;
-      expectProblems(publishProblems(template.graph, template.triggerEvent, ACCOUNTS), [
+      expect(template.graph.nodes.map((node) => node.type)).to.deep.equal(['trigger', 'split', 'route', 'approve', 'decline']);
+      expectProblems(publishProblems(template.graph, template.triggerEvent, ACCOUNTS, new Set()), [
+        { param: 'graph.nodes[1].data.splits[0].recipientId', match: /Node split: recipientId is a recipient id/ },
         { param: 'graph.nodes[2].data.connectorAccountIds', match: /Node route-split: connectorAccountIds lists 1 to 20 accounts/ },
-        { param: 'graph.nodes[3].data.connectorAccountId', match: /Node acquirer \(acquirer\) needs a connector account id/ },
       ]);
       const filled: FlowGraph = structuredClone(template.graph);
+      (filled.nodes.find((node) => node.id === 'split')!.data.splits as Array<{ recipientId: string }>)[0]!.recipientId = 'rcp_seller';
       filled.nodes.find((node) => node.id === 'route-split')!.data.connectorAccountIds = ['ca_1', 'ca_2'];
-      filled.nodes.find((node) => node.id === 'acquirer')!.data.connectorAccountId = 'ca_3';
-      expect(publishProblems(filled, template.triggerEvent, ACCOUNTS)).to.deep.equal([]);
+      expect(publishProblems(filled, template.triggerEvent, ACCOUNTS, new Set(['rcp_seller']))).to.deep.equal([]);
     });
   });
 
