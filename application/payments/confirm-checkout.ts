@@ -19,12 +19,10 @@ import type { Transaction } from '../../domain/ports/transactor';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { authorizeRequest } from './authorize-request';
-import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
+import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox } from './payment-object';
-import { RoutingLease } from './routing-lease';
-import { RunRecorder } from './run-recorder';
-import { settleRunOutcome } from './run-outcome';
+import { RunAdvance } from './run-advance';
 
 export interface ConfirmCheckoutCommand {
   /** The merchant's scope (server confirm), or the payment's own once its client secret was checked (browser). */
@@ -45,20 +43,23 @@ export interface ConfirmCheckoutCommand {
   readonly saveCard?: boolean;
   readonly fraudAnalysis?: { readonly fingerprintSessionId: string };
   readonly device?: { readonly userAgent?: string };
+  /**
+   * The payment as this request already read it (the browser's client secret check), taken over by the confirmation
+   * instead of reading it again; tx1 still locks and checks the stored payment before changing it.
+   */
+  readonly payment?: Payment;
 }
 
 export class ConfirmCheckout {
-  private readonly runner: AuthorizationRun;
-  private readonly recorder: RunRecorder;
+  private readonly advance: RunAdvance;
 
   constructor(private readonly deps: PaymentDeps) {
-    this.runner = new AuthorizationRun(deps);
-    this.recorder = new RunRecorder(deps);
+    this.advance = new RunAdvance(deps);
   }
 
   async execute(command: ConfirmCheckoutCommand): Promise<PaymentPrimitives> {
     const { scope, paymentId } = command;
-    const found = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
+    const found = isPaymentOf(command.payment, scope, paymentId) ? command.payment : await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
     if (!found) throw new NotFoundError('payment', paymentId);
     await this.assertAwaitingCard(scope, found);
     const p = found.view();
@@ -81,51 +82,45 @@ export class ConfirmCheckout {
     };
     const source = { token: command.card.token, isNetworkToken: false, card };
 
+    // The attempt's first step is taken on the payment as read, so the flow's antifraud and zero_auth nodes ahead of
+    // its acquirer call are asked before anything is saved (run-advance.ts); tx1 applies it to the locked payment.
+    const attemptsUsed = p.checkout?.attemptsUsed ?? 0;
+    const flowRun = () => newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null);
+    found.confirmCheckoutAttempt({ card, flowRun: flowRun(), now: this.deps.clock.now() });
+    found.pullEvents();
+    const graph = flow ? flow.graph : directRoutingGraph({ methodType: found.view().methodType }, accounts);
+    const context = runContext(found, graph, accounts, this.deps.random ?? Math.random);
+    const stepContext = { ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') };
+    let started: FlowStepResult = stepFlowRun(stepContext, found.view().flowRun!, { kind: 'start' });
+    // The server confirm cannot authenticate the cardholder: a three_ds node leaves by its unavailable exit.
+    while (command.channel === 'server' && started.action.kind === 'wait' && started.action.wait.kind === 'three_ds_result') {
+      started = stepFlowRun(stepContext, started.run, { kind: 'three_ds_result', result: 'unavailable' });
+    }
+    const request = withDevice(authorizeRequest(found.view(), source, { customer, ...(command.fraudAnalysis ? { fraudAnalysis: command.fraudAnalysis } : {}) }), command.device);
+    const first = await this.advance.nodesAhead({ scope, request, context, step: started });
+
     const taken = await this.deps.transactor.run(async (tx) => {
       const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
       if (!payment) throw new NotFoundError('payment', paymentId);
       // Another request may have confirmed, voided or expired it since the first read.
       const refusal = this.refusalOf(payment);
       if (refusal) throw refusal;
-      const now = this.deps.clock.now();
-      payment.confirmCheckoutAttempt({ card, flowRun: newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null), now });
-      const graph = flow ? flow.graph : directRoutingGraph({ methodType: payment.view().methodType }, accounts);
-      const context = runContext(payment, graph, accounts, this.deps.random ?? Math.random);
-      const stepContext = { ...context, now, newAttemptId: () => this.deps.ids.next('att_') };
-      let first: FlowStepResult = stepFlowRun(stepContext, payment.view().flowRun!, { kind: 'start' });
-      // The server confirm cannot authenticate the cardholder: a three_ds node leaves by its unavailable exit.
-      while (command.channel === 'server' && first.action.kind === 'wait' && first.action.wait.kind === 'three_ds_result') {
-        first = stepFlowRun(stepContext, first.run, { kind: 'three_ds_result', result: 'unavailable' });
+      if ((payment.view().checkout?.attemptsUsed ?? 0) !== attemptsUsed) {
+        throw new DomainError('invalid_state', `Payment ${paymentId} was confirmed by another request meanwhile; read it and confirm again if it still awaits a card.`);
       }
-      const request = withDevice(authorizeRequest(payment.view(), source, { customer, ...(command.fraudAnalysis ? { fraudAnalysis: command.fraudAnalysis } : {}) }), command.device);
-      let lease: RoutingLease | null = null;
-      if (first.action.kind === 'call_acquirer') {
-        payment.advanceRun(first.run, now);
-        const call = { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId };
-        lease = this.deps.recovery ? RoutingLease.forResume(this.deps, this.deps.recovery, paymentId, call) : null;
-        if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
-      } else {
-        settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
-        await this.recorder.parkIfWaiting(tx, payment, first.action, request);
-      }
+      payment.confirmCheckoutAttempt({ card, flowRun: flowRun(), now: this.deps.clock.now() });
+      const plan = this.advance.settle(payment, first, 'resume');
       await this.deps.payments.update(tx, payment);
+      await this.advance.save(tx, scope, payment, plan, request);
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
-      return { payment, first, context, request, lease };
+      return { payment, plan };
     });
 
-    const { payment, first, context, request, lease } = taken;
-    if (first.action.kind !== 'call_acquirer') return payment.toPrimitives();
-    const call = { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId, startedAt: this.deps.clock.now().toISOString() };
-    const intents: AttemptIntents = lease ? lease.intents([call], { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
-    const driven = await this.runner.drive({ scope, request, card, context, from: first, intents });
-    if (driven.handedOver) {
-      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
-      return current!.toPrimitives();
-    }
+    const { payment, plan } = taken;
     const saveCard = command.saveCard ? (tx: Transaction, approved: Payment) => this.saveCard(tx, approved, source) : undefined;
-    const stored = await this.recorder.record(scope, payment, driven, request, lease, saveCard);
-    return stored.toPrimitives();
+    const finished = await this.advance.finish({ scope, payment, plan, request, context, card, ...(saveCard ? { alsoRecord: saveCard } : {}) });
+    return finished.payment.toPrimitives();
   }
 
   /** 404 for another tenant's payment; 409 once it no longer awaits a card; 410 (and canceled) once its deadline passed. */
@@ -182,6 +177,12 @@ export class ConfirmCheckout {
     if (!customerId) return null;
     return (await this.deps.transactor.read((tx) => this.deps.customers.find(tx, scope, customerId)))?.toPrimitives() ?? null;
   }
+}
+
+/** A payment read earlier in the request is used only for the payment and tenant the command names. */
+function isPaymentOf(payment: Payment | undefined, scope: TenantScope, paymentId: string): payment is Payment {
+  const p = payment?.view();
+  return p !== undefined && p.id === paymentId && p.organizationId === scope.organizationId && p.environment === scope.environment;
 }
 
 /** The buyer's browser, as the confirmation describes it, for the acquirer's antifraud data. */

@@ -16,12 +16,10 @@ import type { AuthorizeRequest, BankChargeOptions } from '../../domain/ports/pay
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { authorizeRequest } from './authorize-request';
-import { AuthorizationRun, runContext, type AttemptIntents } from './authorization-run';
+import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
-import { RoutingLease } from './routing-lease';
-import { RunRecorder } from './run-recorder';
-import { settleRunOutcome } from './run-outcome';
+import { RunAdvance } from './run-advance';
 
 /** Spec, Limits: a Pix charge lives 60 to 604800 seconds, 3600 unless the merchant says. */
 export const PIX_DEFAULT_EXPIRES_IN_SECONDS = 3600;
@@ -54,12 +52,10 @@ export interface CreateBankChargePaymentCommand {
 }
 
 export class CreateBankChargePayment {
-  private readonly runner: AuthorizationRun;
-  private readonly recorder: RunRecorder;
+  private readonly advance: RunAdvance;
 
   constructor(private readonly deps: PaymentDeps) {
-    this.runner = new AuthorizationRun(deps);
-    this.recorder = new RunRecorder(deps);
+    this.advance = new RunAdvance(deps);
   }
 
   async execute(command: CreateBankChargePaymentCommand, flow: PublishedFlow | null): Promise<PaymentObject> {
@@ -106,37 +102,23 @@ export class CreateBankChargePayment {
     });
 
     const context = runContext(payment, graph, allAccounts, this.deps.random ?? Math.random);
-    const first = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
-    const call = first.action.kind === 'call_acquirer' ? { attemptId: first.action.attemptId, connectorAccountId: first.action.accountId } : null;
-    if (call) payment.advanceRun(first.run, now);
-    else settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
-
-    const lease = call && this.deps.recovery ? RoutingLease.forCreate(this.deps, this.deps.recovery, payment.id, call) : null;
+    const started = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, payment.view().flowRun!, { kind: 'start' });
     // The request as a card's, with the payer, without a card (there is none): the charge's options instead.
     const { source: _noCard, ...base } = authorizeRequest(payment.view(), { token: '', isNetworkToken: false, card: emptyCard() }, { customer });
     const request: AuthorizeRequest = { ...base, bankCharge: options };
+    // An antifraud (or zero_auth) node before the charge is issued is asked now, as for a card (run-advance.ts).
+    const first = await this.advance.nodesAhead({ scope, request, context, step: started });
+    const plan = this.advance.settle(payment, first, 'create');
     await this.deps.transactor.run(async (tx) => {
       await this.deps.payments.insert(tx, payment);
       if (command.idempotencyKey) await this.deps.payments.bindIdempotencyKey(tx, scope, command.idempotencyKey, payment.id, now);
-      if (lease) await lease.open(tx, scope, request, first.run.route?.candidates ?? []);
-      await this.recorder.parkIfWaiting(tx, payment, first.action, request);
+      await this.advance.save(tx, scope, payment, plan, request);
       if (scope.environment === 'live') await this.deps.usage.countLivePayment(tx, scope.organizationId, payment.id, now);
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
     });
-    if (!call) return paymentObject(payment.toPrimitives());
-
-    const intents: AttemptIntents = lease
-      ? lease.intents([{ ...call, startedAt: payment.view().createdAt }], { extendForSaved: false })
-      : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
-    const driven = await this.runner.drive({ scope, request, card: null, context, from: first, intents });
-    if (driven.handedOver) {
-      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, payment.id));
-      if (!current) throw new Error(`payment ${payment.id} vanished between its two transactions`);
-      return paymentObject(current.toPrimitives());
-    }
-    const stored = await this.recorder.record(scope, payment, driven, request, lease);
-    return paymentObject(stored.toPrimitives());
+    const finished = await this.advance.finish({ scope, payment, plan, request, context, card: null });
+    return paymentObject(finished.payment.toPrimitives());
   }
 
   private async customerOf(command: CreateBankChargePaymentCommand): Promise<CustomerPrimitives | null> {

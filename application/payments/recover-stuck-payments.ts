@@ -7,12 +7,10 @@ import type { RoutableAccount } from '../../domain/payment/routing/direct-routin
 import type { InFlightRouting } from '../../domain/ports/payment-recovery';
 import type { TenantScope } from '../../domain/shared/environment';
 import { countDone } from '../shared/count-done';
-import { AuthorizationRun, runContext, type AcquirerDecision, type DriveInput } from './authorization-run';
+import { runContext, type AcquirerDecision, type DriveInput } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
-import { recordCalls } from './payment-attempts';
-import { paymentEventToOutbox } from './payment-object';
 import { RoutingLease, type PaymentRecoveryDeps } from './routing-lease';
-import { settleRunOutcome } from './run-outcome';
+import { RunAdvance } from './run-advance';
 
 export type RecoveryResult = 'resolved' | 'lost_lease' | 'already_resolved';
 
@@ -27,13 +25,13 @@ export type RecoveryResult = 'resolved' | 'lost_lease' | 'already_resolved';
  * an earlier one decided) go to reconciliation.
  */
 export class RecoverStuckPayments {
-  private readonly runner: AuthorizationRun;
+  private readonly advance: RunAdvance;
 
   constructor(
     private readonly deps: PaymentDeps,
     private readonly recovery: PaymentRecoveryDeps,
   ) {
-    this.runner = new AuthorizationRun(deps);
+    this.advance = new RunAdvance(deps);
   }
 
   /** Claims and resolves up to `batch` stuck payments; returns how many this call resolved. */
@@ -73,7 +71,7 @@ export class RecoverStuckPayments {
     const intents = lease.intents(routing.intents, { extendForSaved: true });
     const source = routing.request.source;
     const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
-    const driven = await this.runner.drive({ scope, request: routing.request, card, context, from, intents });
+    const driven = await this.advance.drive({ scope, request: routing.request, card, context, from, intents });
     if (driven.handedOver) return 'lost_lease';
     // Sent by the dead process after a failure that a re-send has now turned into a decision: their outcome is
     // unknown, so they are reconciled (reversed if the acquirer authorized them).
@@ -81,18 +79,17 @@ export class RecoverStuckPayments {
     const leftovers = intents.notReused().map((intent) => unknownAttempt(intent.attemptId, intent.connectorAccountId, slugOf(intent.connectorAccountId), intent.startedAt));
     const attempts = [...driven.attempts, ...leftovers];
 
+    const recordedRun = { ...driven, attempts };
+    // The same tx2 as the request path's (run-advance.ts): outcome and events, a wait parked, the calls' health.
     const recorded = await this.deps.transactor.run(async (tx) => {
       const { held, payment: current } = await lease.settleAndLock(tx, scope, attempts);
-      if (!held || !current || current.status !== 'processing') return false;
-      for (const attempt of attempts) current.recordAttempt(attempt);
-      settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_'), recovered: true });
-      await this.deps.payments.update(tx, current);
-      const events = current.pullEvents().map(paymentEventToOutbox);
-      if (events.length) await this.deps.outbox.append(tx, events);
-      await recordCalls(this.deps, tx, scope, attempts);
-      return true;
+      if (!held || !current || current.status !== 'processing') return null;
+      await this.advance.recordRecovered(tx, scope, current, recordedRun, routing.request);
+      return current;
     });
     if (!recorded) return 'lost_lease';
+    // Then what the request path does after tx2: a flow's capture node captures the authorization.
+    await this.advance.captureAtNode(scope, recorded, recordedRun);
     await this.afterOutcome(scope, routing, payment.toPrimitives().card, driven.decision);
     return 'resolved';
   }

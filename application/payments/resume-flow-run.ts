@@ -1,10 +1,10 @@
 /**
  * The one way a waiting flow run goes on: a timer falling due, a deadline passing, and (as they land) a 3DS result,
  * a review decision or a bank's notice all resume the run through this use case. tx1 locks the payment and its
- * wait, takes the step with the input and saves what it decided: the end (and the payment's outcome), another wait,
- * or an acquirer call whose attempt id is saved under a routing lease (crash recovery then finishes it like any
- * interrupted call). The calls are made by the same executor as at creation, outside any transaction, and tx2
- * records them. Two resumptions of one wait (two workers, a repeated request) are serialized by the payment's lock;
+ * wait and saves the step taken with the input (the antifraud and zero_auth nodes after the wait asked just before,
+ * run-advance.ts): the end (and the payment's outcome), another wait, or an acquirer call whose attempt id is saved
+ * under a routing lease (crash recovery then finishes it like any interrupted call). The calls are made by the same
+ * executor as at creation, outside any transaction, and tx2 records them. Two resumptions of one wait (two workers, a repeated request) are serialized by the payment's lock;
  * the second finds the wait gone and changes nothing.
  */
 import { priorityRouteGraph } from '../../domain/flow-run/direct-graph';
@@ -15,13 +15,13 @@ import type { ThreeDsAuthentication } from '../../domain/ports/acquirer-gateway'
 import type { ClaimedFlowRunWait, FlowRunWait } from '../../domain/ports/flow-run-waits';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
-import { AuthorizationRun, runContext } from './authorization-run';
+import type { Payment } from '../../domain/payment/payment';
+import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
+import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
-import { RoutingLease } from './routing-lease';
-import { RunRecorder } from './run-recorder';
+import { RunAdvance } from './run-advance';
 import { CardRetryBudget } from './card-retry-budget';
-import { settleRunOutcome } from './run-outcome';
 
 export type ResumeInput = Exclude<FlowRunInput, { kind: 'start' } | { kind: 'acquirer_outcome' }>;
 
@@ -42,77 +42,65 @@ export interface ResumeFlowRunCommand {
 }
 
 export class ResumeFlowRun {
-  private readonly runner: AuthorizationRun;
-  private readonly recorder: RunRecorder;
+  private readonly advance: RunAdvance;
 
   constructor(private readonly deps: PaymentDeps) {
-    this.runner = new AuthorizationRun(deps);
-    this.recorder = new RunRecorder(deps);
+    this.advance = new RunAdvance(deps);
   }
 
   async execute(command: ResumeFlowRunCommand): Promise<PaymentObject> {
     const waits = this.deps.waits;
     if (!waits) throw new Error('flow run waits are not wired in this installation');
     const { scope, paymentId, input } = command;
-    const accounts = await this.deps.connectors.accounts(scope);
-    const budget = await this.retryBudgetOf(scope, paymentId);
+    const [accounts, read] = await Promise.all([
+      this.deps.connectors.accounts(scope),
+      this.deps.transactor.read(async (tx) => ({ payment: await this.deps.payments.find(tx, scope, paymentId), wait: await waits.find(tx, scope, paymentId) })),
+    ]);
+    if (!read.payment) throw new NotFoundError('payment', paymentId);
+    const { wait } = read;
+    const run = read.payment.view().flowRun;
+    const expected = command.expectedWait;
+    const refused = () => new DomainError('invalid_state', `Payment ${paymentId} does not wait for ${input.kind} (it may have just gone on).`);
+    if (!wait || !run || run.status !== 'waiting' || (expected && (expected.kind !== wait.kind || expected.nodeId !== wait.nodeId))) throw refused();
+    const budget = await this.retryBudgetOf(scope, read.payment, wait.request);
+    const context = { ...runContext(read.payment, await this.graphOf(scope, run), accounts, this.deps.random ?? Math.random), retryGate: budget };
+    // The step is taken on the run as read (throws invalid_state when it waits for another input), and the flow's
+    // antifraud and zero_auth nodes ahead of its next acquirer call are asked before tx1 (run-advance.ts), so that
+    // call's attempt id is saved under a routing lease like every other.
+    const step = stepFlowRun({ ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
+    const first = await this.advance.nodesAhead({ scope, request: wait.request, context, step });
 
     const taken = await this.deps.transactor.run(async (tx) => {
       const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
       if (!payment) throw new NotFoundError('payment', paymentId);
-      const wait = await waits.find(tx, scope, paymentId, { forUpdate: true });
-      const run = payment.view().flowRun;
-      const expected = command.expectedWait;
-      if (!wait || !run || run.status !== 'waiting' || (expected && (expected.kind !== wait.kind || expected.nodeId !== wait.nodeId))) {
-        throw new DomainError('invalid_state', `Payment ${paymentId} does not wait for ${input.kind} (it may have just gone on).`);
-      }
-      const context = { ...runContext(payment, await this.graphOf(scope, run), accounts, this.deps.random ?? Math.random), retryGate: budget };
+      const locked = await waits.find(tx, scope, paymentId, { forUpdate: true });
+      // Another resumption went first (two workers, a repeated request): the run is no longer the one stepped.
+      if (!locked || locked.kind !== wait.kind || locked.nodeId !== wait.nodeId || JSON.stringify(payment.view().flowRun) !== JSON.stringify(run)) throw refused();
       const now = this.deps.clock.now();
-      // Throws invalid_state when the run waits for another input than this one.
-      const step = stepFlowRun({ ...context, now, newAttemptId: () => this.deps.ids.next('att_') }, run as FlowRunState, input);
       // The buyer's 3DS result takes the payment back to processing before the run's next move is settled.
       if (input.kind === 'three_ds_result') payment.recordThreeDsResult({ exit: input.result, eci: command.threeDs?.eci ?? null, now });
       await waits.release(tx, paymentId);
-      let lease: RoutingLease | null = null;
-      if (step.action.kind === 'call_acquirer') {
-        payment.advanceRun(step.run, now);
-        const first = { attemptId: step.action.attemptId, connectorAccountId: step.action.accountId };
-        lease = this.deps.recovery ? RoutingLease.forResume(this.deps, this.deps.recovery, paymentId, first) : null;
-        if (lease) await lease.open(tx, scope, wait.request, step.run.route?.candidates ?? []);
-      } else {
-        settleRunOutcome(payment, { step, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
-        await this.recorder.parkIfWaiting(tx, payment, step.action, wait.request);
-      }
+      const plan = this.advance.settle(payment, first, 'resume');
       await this.deps.payments.update(tx, payment);
+      await this.advance.save(tx, scope, payment, plan, wait.request);
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
-      return { payment, step, context, request: wait.request, lease };
+      return { payment, plan };
     });
 
-    const { payment, step, context, request, lease } = taken;
-    // An antifraud or zero_auth node right after the wait is driven too (its calls move no money; no lease is opened
-    // for them, so an acquirer call after them here is not covered by crash recovery: docs/flows.md).
-    if (step.action.kind !== 'call_acquirer' && step.action.kind !== 'call_node') return paymentObject(payment.toPrimitives());
-    const first = step.action.kind === 'call_acquirer' ? [{ attemptId: step.action.attemptId, connectorAccountId: step.action.accountId, startedAt: this.deps.clock.now().toISOString() }] : [];
-    const intents = lease ? lease.intents(first, { extendForSaved: false }) : { idFor: () => this.deps.ids.next('att_'), beforeCall: async () => true };
-    const source = request.source;
+    const { payment, plan } = taken;
+    const source = wait.request.source;
     const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
     const authentication = command.threeDs?.authentication;
-    const driven = await this.runner.drive({ scope, request, card, context, from: step, intents, budget, ...(authentication ? { threeDs: authentication } : {}) });
-    if (driven.handedOver) {
-      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId));
-      return paymentObject(current!.toPrimitives());
-    }
-    const stored = await this.recorder.record(scope, payment, driven, request, lease);
-    return paymentObject(stored.toPrimitives());
+    const finished = await this.advance.finish({ scope, payment, plan, request: wait.request, context, card, budget, ...(authentication ? { threeDs: authentication } : {}) });
+    return paymentObject(finished.payment.toPrimitives());
   }
 
-  /** The card's brand retry budget, read before the payment is locked (a retry node's call goes on here). */
-  private async retryBudgetOf(scope: TenantScope, paymentId: string): Promise<CardRetryBudget> {
+  /** The card's brand retry budget (a retry node's call goes on here), from the payment and request as read. */
+  private async retryBudgetOf(scope: TenantScope, payment: Payment, request: AuthorizeRequest): Promise<CardRetryBudget> {
     if (!this.deps.retryCounts) return CardRetryBudget.unlimited(this.deps.clock);
-    const payment = (await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, paymentId)))?.view();
-    const token = this.deps.waits ? (await this.deps.transactor.read((tx) => this.deps.waits!.find(tx, scope, paymentId)))?.request.source?.token ?? null : null;
-    return CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: payment?.card ?? null, token, amount: payment?.amount ?? 0 });
+    const p = payment.view();
+    return CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card: p.card ?? null, token: request.source?.token ?? null, amount: p.amount });
   }
 
   /** The graph the run started on: its published flow's version, or direct routing's over the accounts it ranked. */

@@ -65,7 +65,7 @@ export class RunRecorder {
    * the capture pipeline (its own tx1 -> call -> tx2): a manual-capture payment leaves the run captured. Refused or
    * interrupted, the payment stays authorized and the merchant captures it (POST /v1/payments/{id}/capture).
    */
-  private async captureAtNode(scope: TenantScope, payment: Payment, driven: DrivenRun): Promise<Payment> {
+  async captureAtNode(scope: TenantScope, payment: Payment, driven: DrivenRun): Promise<Payment> {
     const p = payment.view();
     if (p.status !== 'authorized' || driven.step.action.kind !== 'end' || !driven.step.run.steps.some((s) => s.type === 'capture')) return payment;
     try {
@@ -101,9 +101,10 @@ export class RunRecorder {
     }
   }
 
-  private async apply(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun, request: AuthorizeRequest): Promise<void> {
+  /** tx2's writes on the payment as it stands (recovery records through here too, said `recovered`). */
+  async apply(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun, request: AuthorizeRequest, options: { recovered?: boolean } = {}): Promise<void> {
     for (const attempt of driven.attempts) current.recordAttempt(attempt);
-    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_') });
+    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_'), ...(options.recovered ? { recovered: true } : {}) });
     await this.deps.payments.update(tx, current);
     await this.parkIfWaiting(tx, current, driven.step.action, request);
     const events = current.pullEvents().map(paymentEventToOutbox);
