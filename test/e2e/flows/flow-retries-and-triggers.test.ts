@@ -3,6 +3,7 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { SqlCardRetryCounts } from '../../../infrastructure/persistence/card-retry-count.repository';
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { recipientInput } from '../../support/builders/recipient.builder';
 
 const MINUTE = 60_000;
 const visa = (token: string, last4: string) => ({ token, brand: 'visa', bin: '411111', last4, expMonth: 12, expYear: 2030 });
@@ -174,7 +175,7 @@ describe('flow retries, brand budgets, triggers and templates (PostgreSQL, sandb
     const merchant = await service.merchant('Templates');
     const a = await account(merchant, 'a');
     const b = await account(merchant, 'b');
-    const fill = async (template: string, accounts: Record<string, string | string[]>) => {
+    const fill = async (template: string, accounts: Record<string, string | string[]>, edit: (graph: any) => void = () => {}) => {
       const flow = await merchant.sandbox.post('/v1/flows', { name: template, template });
       expect(flow.status, JSON.stringify(flow.body)).to.equal(201);
       const refused = await merchant.sandbox.post(`/v1/flows/${flow.body.id}/publish`, {});
@@ -186,6 +187,7 @@ describe('flow retries, brand budgets, triggers and templates (PostgreSQL, sandb
         if (Array.isArray(value)) n.data.connectorAccountIds = value;
         else n.data.connectorAccountId = value;
       }
+      edit(graph);
       const patched = await merchant.sandbox.patch(`/v1/flows/${flow.body.id}`, { graph });
       expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
       const published = await merchant.sandbox.post(`/v1/flows/${flow.body.id}/publish`, {});
@@ -200,9 +202,14 @@ describe('flow retries, brand budgets, triggers and templates (PostgreSQL, sandb
     expect(steps(lowView)).to.deep.equal([['trigger', 'next'], ['high-ticket', 'false'], ['acquirer-low', 'error'], ['acquirer-fallback', 'error']]);
     expect(lowView.routing.stopReason, 'both acquirers failed: the fallback ran').to.equal('all_accounts_failed');
 
-    const split = await fill('marketplace-split', { 'route-split': [a, b], acquirer: a });
+    const seller = (await merchant.sandbox.post('/v1/recipients', recipientInput({ name: 'Seller' }))).body.id as string;
+    const split = await fill('marketplace-split', { 'route-split': [a, b] }, (graph) => {
+      graph.nodes.find((n: any) => n.id === 'split').data.splits[0].recipientId = seller;
+    });
     const plain = await merchant.sandbox.post('/v1/payments', { amount: 2_000, card: visa('tok_sandbox_approved', '0202'), flowId: split });
-    expect(steps(await view(merchant, plain.body.id))).to.deep.equal([['trigger', 'next'], ['has-splits', 'false'], ['acquirer', 'approved'], ['approve', null]]);
+    const divided = await view(merchant, plain.body.id);
+    expect(steps(divided)).to.deep.equal([['trigger', 'next'], ['split', 'next'], ['route-split', 'approved'], ['approve', null]]);
+    expect(divided.splits.map((s: any) => [s.recipientId, s.amount])).to.deep.equal([[seller, 1_800]], 'the seller takes 90 %');
 
     await fill('recorrencia-com-retentativa', { acquirer: a });
     const scope = { organizationId: merchant.organizationId, environment: 'sandbox' as const };
