@@ -126,7 +126,8 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         if (subject !== null) await consumeLimit(deps.rateLimiter, `${limit.name}:${subject}`, limit.points, limit.durationSeconds);
       }
       const principal = await authenticate(route, ctx, deps.authenticators);
-      const credentialScope = route.auth === 'custom' && route.authenticate ? await route.authenticate({ params: ctx.params as Record<string, string>, headers: ctx.headers }) : undefined;
+      const opened = route.auth === 'custom' && route.authenticate ? await route.authenticate({ params: ctx.params as Record<string, string>, headers: ctx.headers }) : undefined;
+      const credentialScope = opened?.scope;
       // Before anything reads the input: text the database cannot store is refused here, for every route.
       refuseUnstorablePathParameters(ctx.params as Record<string, string>);
 
@@ -151,7 +152,7 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
         body,
         rawBody,
         principal,
-        ...(credentialScope ? { credentialScope } : {}),
+        ...(opened ? { credentialScope: opened.scope, credentialSubject: opened.subject } : {}),
         requestId: state.requestId,
         ip: clientAddress(ctx.socket.remoteAddress ?? '', ctx.headers['x-forwarded-for'], trustedProxies),
         headers: ctx.headers,

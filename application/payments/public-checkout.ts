@@ -28,6 +28,12 @@ export interface CheckoutPass {
   readonly scope: TenantScope;
   /** The secret as presented (the vault checks it again for its session). */
   readonly clientSecret: string;
+  /**
+   * The payment as the secret's check read it, at the start of this request: what the request's checks and views
+   * read, so a request reads it once (a change by another request is caught where it matters: the locked read of
+   * the transaction that changes the payment).
+   */
+  readonly payment: Payment;
 }
 
 export interface PublicCheckoutDeps extends PaymentDeps {
@@ -50,17 +56,16 @@ export class PublicCheckout {
     const matches = secrets.matches(presented, checkout?.secret.sha256 ?? '0'.repeat(64));
     if (!payment || !checkout || !matches) throw refused;
     const p = payment.view();
-    return { paymentId, scope: { organizationId: p.organizationId, environment: p.environment }, clientSecret: presented };
+    return { paymentId, scope: { organizationId: p.organizationId, environment: p.environment }, clientSecret: presented, payment };
   }
 
   async view(pass: CheckoutPass) {
-    const payment = await this.load(pass);
-    return publicPaymentView(payment.toPrimitives(), await this.deps.merchantName(pass.scope.organizationId));
+    return publicPaymentView(pass.payment.toPrimitives(), await this.deps.merchantName(pass.scope.organizationId));
   }
 
   /** A new tokenization session for the next card (the previous one is spent after a decline). */
   async tokenizationSession(pass: CheckoutPass): Promise<{ sessionId: string; tokenizeUrl: string; expiresAt: string }> {
-    const payment = await this.load(pass);
+    const payment = pass.payment;
     await this.assertAwaitingCard(pass, payment);
     const p = payment.view();
     const accountId = p.checkout!.tokenizationAccountId;
@@ -108,16 +113,9 @@ export class PublicCheckout {
 
   /** The browser confirm runs only where the service charges the card itself: the sandbox connector in sandbox. */
   async assertBrowserConfirmable(pass: CheckoutPass): Promise<void> {
-    const payment = await this.load(pass);
-    const p = payment.view();
+    const p = pass.payment.view();
     const account = (await this.deps.connectors.accounts(pass.scope)).find((a) => a.id === p.checkout!.tokenizationAccountId);
     if (account) assertServiceRunsCheckout(p, account.connectorSlug);
-  }
-
-  private async load(pass: CheckoutPass): Promise<Payment> {
-    const payment = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, pass.scope, pass.paymentId));
-    if (!payment) throw new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.');
-    return payment;
   }
 
   /** payment.checkout_not_configured once per reason (the merchant's error), then 422 for the buyer, without the details. */

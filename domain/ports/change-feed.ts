@@ -8,8 +8,9 @@ import type { TenantScope } from '../shared/environment';
  * - `webhook_endpoints`: key = `tenantChangeKey(scope)` (announced when an endpoint is added, changed, deleted
  *   or switched off by its failures; not for the health counters of an endpoint that keeps receiving).
  * - `flows`: key = `tenantChangeKey(scope)` (announced when a flow is published or unpublished).
+ * - `organizations`: key = the organization's id (announced when its name changes; the checkout shows that name).
  */
-export const CHANGE_TOPICS = ['api_keys', 'connector_accounts', 'webhook_endpoints', 'flows'] as const;
+export const CHANGE_TOPICS = ['api_keys', 'connector_accounts', 'webhook_endpoints', 'flows', 'organizations'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** The change key of data kept per tenant: what the writer announces and the reader remembers under. */

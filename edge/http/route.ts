@@ -33,6 +33,12 @@ export interface ArrivalRateLimitRule {
   readonly key: (params: Readonly<Record<string, string>>) => string | null;
 }
 
+/** What a route's own credential check opened: the scope, and what it read to decide (the request's `credentialSubject`). */
+export interface OpenedCredential {
+  readonly scope: TenantScope;
+  readonly subject?: unknown;
+}
+
 /** What a route's own credential check (auth `custom`) reads. */
 export interface CredentialRequest {
   readonly params: Readonly<Record<string, string>>;
@@ -47,6 +53,8 @@ export interface ApiRequest<Body = any, Query = any> {
   readonly principal: Principal | null;
   /** What a route's own credential check (auth `custom` with `authenticate`) opened; absent otherwise. */
   readonly credentialScope?: TenantScope;
+  /** What that check read to decide (e.g. the checkout payment), so the handler need not read it again. */
+  readonly credentialSubject?: unknown;
   readonly requestId: string;
   readonly ip: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -86,7 +94,7 @@ export interface RouteDefinition<Body = any, Query = any> {
    * scope it opens (a checkout payment's client secret opens that payment's organization and environment) is the
    * request's `credentialScope` and scopes its Idempotency-Key as an API key's would.
    */
-  readonly authenticate?: (request: CredentialRequest) => Promise<TenantScope>;
+  readonly authenticate?: (request: CredentialRequest) => Promise<OpenedCredential>;
   readonly successStatus: number;
   /** Response schema for the OpenAPI document (documentation only); its `examples`, if any, are the example shown. */
   readonly response?: JsonSchema;

@@ -11,9 +11,8 @@ import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import { refuseCardDataInText, refuseSensitiveCardData } from '../../domain/payment/sensitive-card-data';
 import { HttpError } from '../http/errors';
 import { tenantScopeOf } from '../http/principal';
-import type { TenantScope } from '../../domain/shared/environment';
 import type { ThreeDsOutcome } from '../../domain/payment/three-ds-eci';
-import { defineRoute, type ApiRequest, type ArrivalRateLimitRule, type CredentialRequest, type RouteDefinition } from '../http/route';
+import { defineRoute, type ApiRequest, type ArrivalRateLimitRule, type CredentialRequest, type OpenedCredential, type RouteDefinition } from '../http/route';
 import { confirmCheckoutBody, publicPaymentResponse, threeDsResultBody, tokenizationSessionResponse } from './checkout.schemas';
 import { paymentResponse } from './payments.schemas';
 
@@ -37,9 +36,9 @@ function clientSecretOf(headers: CredentialRequest['headers']): string | undefin
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The payment the client secret opened (the route's `authenticate` checked it). */
+/** The payment the client secret opened, as the route's `authenticate` read it (the request reads it once). */
 function passOf(request: ApiRequest): CheckoutPass {
-  return { paymentId: request.params.id!, scope: request.credentialScope!, clientSecret: clientSecretOf(request.headers)! };
+  return request.credentialSubject as CheckoutPass;
 }
 
 function confirmCommand(request: ApiRequest, channel: ConfirmCheckoutCommand['channel']): ConfirmCheckoutCommand {
@@ -59,8 +58,10 @@ function confirmCommand(request: ApiRequest, channel: ConfirmCheckoutCommand['ch
 
 export function checkoutRoutes(deps: CheckoutRouteDeps): RouteDefinition[] {
   /** The client secret opens the payment's organization and environment (and scopes its Idempotency-Keys). */
-  const authenticate = async (request: CredentialRequest): Promise<TenantScope> =>
-    (await deps.publicCheckout.authenticate(request.params.id ?? '', clientSecretOf(request.headers))).scope;
+  const authenticate = async (request: CredentialRequest): Promise<OpenedCredential> => {
+    const pass = await deps.publicCheckout.authenticate(request.params.id ?? '', clientSecretOf(request.headers));
+    return { scope: pass.scope, subject: pass };
+  };
   return [
     defineRoute({
       method: 'post', path: '/v1/payments/:id/confirm', operationId: 'confirmPayment', response: paymentResponse, tag: 'Payments', auth: 'merchant', scopes: ['payments:write'],
@@ -98,7 +99,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): RouteDefinition[] {
         if (!request.headers['idempotency-key']) throw new HttpError('validation_failed', 'Send a new Idempotency-Key for each card attempt.', { param: 'header.Idempotency-Key' });
         const pass = passOf(request);
         await deps.publicCheckout.assertBrowserConfirmable(pass);
-        const confirmed = await deps.confirm.execute(confirmCommand(request, 'browser'));
+        const confirmed = await deps.confirm.execute({ ...confirmCommand(request, 'browser'), payment: pass.payment });
         return { body: publicPaymentView(confirmed, await deps.merchantName(pass.scope.organizationId)) };
       },
     }),

@@ -3,6 +3,7 @@
  * and the job that cancels checkouts whose deadline passed (every CHECKOUT_EXPIRY_SCAN_MS on each worker; the claim
  * skips rows another worker holds, so a payment is canceled once however many workers run it).
  */
+import { MerchantNames } from '../../application/organization/merchant-names';
 import { ConfirmCheckout } from '../../application/payments/confirm-checkout';
 import { ExpireCheckouts } from '../../application/payments/expire-checkouts';
 import type { PaymentDeps } from '../../application/payments/payment-deps';
@@ -26,8 +27,8 @@ export interface CheckoutParts {
 
 export function checkoutParts(core: Core, deps: PaymentDeps & { readonly checkoutSecrets: CheckoutSecrets }, options: { expiryScanIntervalMs?: number } = {}): CheckoutParts {
   const checkoutPayments = new SqlCheckoutPayments();
-  const merchantName = async (organizationId: string) =>
-    (await core.transactor.read((tx) => core.organizations.repository.findById(tx, organizationId)))?.name ?? null;
+  const merchantNames = new MerchantNames(core.transactor, core.organizations.repository, { changes: core.changes, clock: core.clock });
+  const merchantName = (organizationId: string) => merchantNames.of(organizationId);
   const expiry = new ExpireCheckouts(deps, checkoutPayments);
   return {
     routes: [
