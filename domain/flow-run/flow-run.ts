@@ -137,3 +137,14 @@ export function newFlowRun(flow: FlowRunState['flow']): FlowRunState {
 export function nextRunStatus(run: Pick<FlowRunState, 'status'>, trigger: FlowRunTrigger): FlowRunStatus {
   return transition('flow run', FLOW_RUN_TRANSITIONS, run.status, trigger);
 }
+
+/**
+ * A waiting run ended from outside the graph (the merchant voided the payment while it waited for a bank notice or a
+ * buyer): no node answered, so no step is added; the run ends `canceled` at the node it waited at. Any other run is
+ * returned as it is (one that already ended keeps its outcome).
+ */
+export function endWaitingRun(run: FlowRunState, outcome: Pick<FlowRunOutcome, 'reason' | 'message'>): FlowRunState {
+  if (run.status !== 'waiting') return run;
+  const nodeId = run.waitingFor?.nodeId ?? run.cursor;
+  return { ...run, status: nextRunStatus(run, 'end'), waitingFor: null, cursor: null, route: null, outcome: { result: 'canceled', ...outcome, nodeId } };
+}

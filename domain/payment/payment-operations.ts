@@ -4,6 +4,7 @@
  */
 import { DomainError, InvalidStateError } from '../shared/domain-error';
 import { cloneJson as clone } from '../shared/clone-json';
+import { endWaitingRun } from '../flow-run/flow-run';
 import type { PaymentInternals } from './payment-internals';
 import { isAmount, type PaymentOperation } from './payment.primitives';
 
@@ -120,6 +121,8 @@ export function voidPayment(payment: PaymentInternals, input: VoidInput): Paymen
   const before = payment.change('void', input.now, (s) => {
     s.operations.push(operation);
     if (resolvesReview) s.fraudReview = { ...s.fraudReview!, status: 'merchant_decided', resolvedAt: input.now.toISOString() };
+    // A run still waiting (a Pix or boleto for its bank notice) ends with the payment: nothing will resume it.
+    if (s.flowRun) s.flowRun = endWaitingRun(s.flowRun, { reason: 'voided', message: 'The merchant voided the payment while its flow run waited.' });
   });
   payment.record(kind === 'void' ? 'payment.voided' : 'payment.canceled');
   if (resolvesReview) payment.recordFraudReviewResolved(before);

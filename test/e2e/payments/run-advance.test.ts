@@ -93,6 +93,20 @@ describe('one way to advance a run: node calls before the acquirer on every path
     expect(view.flowExecution.waitingFor).to.include({ kind: 'bank_notice', nodeId: 'charge' });
     expect(await eventTypes(pix.body.id)).to.include('antifraud.assessment_completed');
   });
+
+  it('a voided Pix ends its flow run canceled with the payment, its wait row released in the same transaction', async () => {
+    const payer = await m.sandbox.post('/v1/customers', { name: 'Paula Pagadora', document: '52998224725' });
+    const pix = await m.sandbox.post('/v1/payments', { amount: 4_600, methodType: 'pix', customerId: payer.body.id });
+    expect(pix.body.status, JSON.stringify(pix.body)).to.equal('requires_action');
+    const voided = await m.sandbox.post(`/v1/payments/${pix.body.id}/void`, { reason: 'order canceled' });
+    expect(voided.status, JSON.stringify(voided.body)).to.equal(201);
+    expect(voided.body.status).to.equal('canceled');
+    const run = (await m.sandbox.get(`/v1/payments/${pix.body.id}`)).body.flowExecution;
+    expect(run, JSON.stringify(run)).to.deep.include({ status: 'ended', waitingFor: null });
+    expect(run.outcome).to.include({ result: 'canceled', reason: 'voided', nodeId: 'charge' });
+    const waits = await service.core.orm.em.fork({ useContext: false }).execute('select 1 from flow_run_waits where payment_id = ?', [pix.body.id]);
+    expect(waits).to.deep.equal([]);
+  });
 });
 
 const DEADLINE_MS = 400;
