@@ -3,6 +3,7 @@ import type { CountedCard } from '../../../domain/ports/card-retry-counts';
 import { SqlCardRetryCounts } from '../../../infrastructure/persistence/card-retry-count.repository';
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
+import { recordRoundTrips } from '../../support/round-trip-recorder';
 import { createTestDatabase } from '../../support/test-infrastructure';
 
 const T0 = new Date('2026-11-30T10:15:00.000Z');
@@ -13,9 +14,12 @@ describe('brand retry counts (PostgreSQL)', function () {
   this.timeout(60_000);
   let orm: Orm;
   let counts: SqlCardRetryCounts;
+  let database: string;
 
   before(async () => {
-    orm = await openOrm(await createTestDatabase(), 8);
+    const url = await createTestDatabase();
+    database = new URL(url).pathname.slice(1);
+    orm = await openOrm(url, 8);
     await migrate(orm);
     counts = new SqlCardRetryCounts(new MikroOrmTransactor(orm, { preparedStatements: true }));
   });
@@ -51,5 +55,27 @@ describe('brand retry counts (PostgreSQL)', function () {
     await counts.count(old, { kind: 'reversible_decline', amount: 1, at: new Date(T0.getTime() + 32 * 24 * HOUR) });
     const history = await counts.history(old, new Date(0));
     expect(history.map((b) => b.hour.getTime())).to.deep.equal([new Date(T0.getTime() + 32 * 24 * HOUR - 15 * 60_000).getTime()]);
+  });
+
+  it('histories asked in the same turn (payments arriving together) are read in one round trip, each its own card\'s', async () => {
+    const mastercard: CountedCard = { ...card, network: 'mastercard', fingerprint: 'batched-mc' };
+    const liveVisa: CountedCard = { ...card, scope: { ...card.scope, environment: 'live' }, fingerprint: 'batched-visa' };
+    await counts.count(mastercard, { kind: 'irreversible_decline', amount: 700, at: T0 });
+    await counts.count(liveVisa, { kind: 'reversible_decline', amount: 900, at: T0 });
+    await counts.count(liveVisa, { kind: 'reversible_decline', amount: 900, at: new Date(T0.getTime() + 3 * HOUR) });
+    const recorder = recordRoundTrips(database);
+    try {
+      const [ofMastercard, ofVisaSince, ofNobody] = await Promise.all([
+        counts.history(mastercard, new Date(0)),
+        counts.history(liveVisa, new Date(T0.getTime() + HOUR)),
+        counts.history({ ...card, fingerprint: 'never-counted' }, new Date(0)),
+      ]);
+      expect(recorder.statements, recorder.statements.join('\n')).to.have.length(1);
+      expect(ofMastercard.map((b) => [b.kind, b.amount, b.count])).to.deep.equal([['irreversible_decline', 700, 1]]);
+      expect(ofVisaSince.map((b) => [b.kind, b.amount, b.hour.toISOString()])).to.deep.equal([['reversible_decline', 900, '2026-11-30T13:00:00.000Z']]);
+      expect(ofNobody).to.deep.equal([]);
+    } finally {
+      recorder.stop();
+    }
   });
 });

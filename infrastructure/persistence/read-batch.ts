@@ -1,0 +1,43 @@
+/**
+ * Group commit's twin for reads (group-commit.ts says why: under load a process runs out of pooled connections, and
+ * every round trip holds one until the event loop gets round to its answer). Reads of the same kind asked in the
+ * same turn of the event loop leave together, as ONE statement for all their keys, and each caller gets its own
+ * key's answer. A read outside any transaction sees what is committed when its statement runs, alone or grouped,
+ * so grouping changes nothing a caller can observe but the time it waits (at most until the end of the turn).
+ */
+export class ReadBatch<K, V> {
+  private waiting: Array<{ key: K; resolve(value: V): void; reject(error: unknown): void }> = [];
+  private flushScheduled = false;
+
+  /**
+   * `readAll` answers every key it is given, in order (one statement); `maxKeys` bounds one statement's size, a
+   * larger queue leaves as several statements.
+   */
+  constructor(
+    private readonly readAll: (keys: readonly K[]) => Promise<readonly V[]>,
+    private readonly maxKeys = 64,
+  ) {}
+
+  read(key: K): Promise<V> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ key, resolve, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      // After the I/O callbacks of this turn, so every read those callbacks asked for is in the batch.
+      setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (let start = 0; start < waiting.length; start += this.maxKeys) {
+      const batch = waiting.slice(start, start + this.maxKeys);
+      this.readAll(batch.map((entry) => entry.key)).then(
+        (values) => batch.forEach((entry, index) => entry.resolve(values[index]!)),
+        (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      );
+    }
+  }
+}
