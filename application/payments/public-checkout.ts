@@ -50,7 +50,7 @@ export class PublicCheckout {
     const secrets = this.deps.checkoutSecrets;
     const refused = new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.', { param: 'header.Service-Client-Secret' });
     if (!secrets || !presented || presented.length > 512) throw refused;
-    const payment = await this.deps.transactor.read((tx) => this.deps.checkoutPayments.findById(tx, paymentId));
+    const payment = await this.deps.checkoutPayments.findCommitted(paymentId);
     const checkout = payment?.view().checkout;
     // Hashing the presented secret even without a payment keeps the time of both refusals alike.
     const matches = secrets.matches(presented, checkout?.secret.sha256 ?? '0'.repeat(64));

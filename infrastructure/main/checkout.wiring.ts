@@ -26,7 +26,7 @@ export interface CheckoutParts {
 }
 
 export function checkoutParts(core: Core, deps: PaymentDeps & { readonly checkoutSecrets: CheckoutSecrets }, options: { expiryScanIntervalMs?: number } = {}): CheckoutParts {
-  const checkoutPayments = new SqlCheckoutPayments();
+  const checkoutPayments = new SqlCheckoutPayments(core.transactor);
   const merchantNames = new MerchantNames(core.transactor, core.organizations.repository, { changes: core.changes, clock: core.clock });
   const merchantName = (organizationId: string) => merchantNames.of(organizationId);
   const expiry = new ExpireCheckouts(deps, checkoutPayments);

@@ -30,7 +30,7 @@ describe('round trips per checkout confirmation and per card payment (REST edge,
     const result = await work();
     return { result, statements: recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => !background.test(s)) };
   };
-  const paymentReads = (statements: string[]) => statements.flatMap((s) => s.split('; ')).filter((s) => s.startsWith('select doc from payments'));
+  const paymentReads = (statements: string[]) => statements.flatMap((s) => s.split('; ')).filter((s) => /^select (id, )?doc from payments/.test(s));
 
   before(async () => {
     service = await startTestService({ transport: 'in-process' });
@@ -65,7 +65,8 @@ describe('round trips per checkout confirmation and per card payment (REST edge,
     const { result, statements } = await counted(() => service.client().get(`/v1/public/payments/${id}`, { 'Service-Client-Secret': secret }));
     expect(result.status, JSON.stringify(result.body)).to.equal(200);
     expect(result.body).to.deep.include({ status: 'requires_payment_method', merchant: { name: 'Loja Round Trips' } });
-    expect(statements, statements.join('\n')).to.deep.equal(['select doc from payments where id = $1']);
+    expect(statements, statements.join('\n')).to.have.length(1);
+    expect(statements[0]).to.match(/^select id, doc from payments where/);
   });
 
   it('a direct card payment approved by the sandbox', async () => {
