@@ -304,10 +304,11 @@ describe('flows through the REST edge: drafts, publishing, versions, and payment
       expect(unknownParameter.status).to.equal(422);
       expect(unknownParameter.body.error).to.include({ code: 'validation_failed', param: 'query.limit' });
 
+      // A template publishes once the merchant fills its accounts in; as created, its blank account is named.
       const renewal = await createFlow(m.sandbox, { template: 'recorrencia-com-retentativa' });
       const refused = await m.sandbox.post(`/v1/flows/${renewal.id}/publish`, {});
       expect(refused.status).to.equal(422);
-      expect(refused.body.error.param).to.equal('triggerEvent');
+      expect(refused.body.error.param).to.match(/^graph\.nodes\[\d+\]\.data\.connectorAccountId$/);
     });
 
     it('publishes versions: unchanged draft keeps its version, an edit makes the next, a stored version can be re-published (rollback)', async () => {

@@ -17,8 +17,9 @@ function dryRun(stamps: { build: string; verifier: string }): Promise<string[]> 
   return new Promise((resolve, reject) => {
     execFile(
       'make',
-      ['-n', 'run', '-o', 'node_modules/.installed', `BUILD_STAMP=${stamps.build}`, `VERIFIER_BUILD=${stamps.verifier}`],
-      { cwd: ROOT, timeout: 60_000 },
+      ['-n', '--no-print-directory', 'run', '-o', 'node_modules/.installed', `BUILD_STAMP=${stamps.build}`, `VERIFIER_BUILD=${stamps.verifier}`],
+      // Run from `make test`, make passes its flags down (MAKEFLAGS, MAKELEVEL): a nested make would print its directory.
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, MAKEFLAGS: '', MAKELEVEL: '' } },
       (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim().split('\n'))),
     );
   });
