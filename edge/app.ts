@@ -121,6 +121,9 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
     routers.for(route.path)[route.method](route.path, async (ctx) => {
       const state = ctx.state as EdgeState;
       state.route = route.path;
+      // Before anything reads the input, the rate limiter's keys and the credential checks included: text the
+      // database cannot store is refused here, for every route.
+      refuseUnstorablePathParameters(ctx.params as Record<string, string>);
       for (const limit of route.arrivalRateLimits ?? []) {
         const subject = limit.key(ctx.params as Record<string, string>);
         if (subject !== null) await consumeLimit(deps.rateLimiter, `${limit.name}:${subject}`, limit.points, limit.durationSeconds);
@@ -128,8 +131,6 @@ export function createEdgeApp(deps: EdgeDependencies): Koa {
       const principal = await authenticate(route, ctx, deps.authenticators);
       const opened = route.auth === 'custom' && route.authenticate ? await route.authenticate({ params: ctx.params as Record<string, string>, headers: ctx.headers }) : undefined;
       const credentialScope = opened?.scope;
-      // Before anything reads the input: text the database cannot store is refused here, for every route.
-      refuseUnstorablePathParameters(ctx.params as Record<string, string>);
 
       const hasBody = route.method !== 'get' && route.method !== 'delete';
       const rawBody = hasBody ? await readRawBody(ctx.req) : '';
