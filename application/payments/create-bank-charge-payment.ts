@@ -18,7 +18,7 @@ import type { TenantScope } from '../../domain/shared/environment';
 import { authorizeRequest } from './authorize-request';
 import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
-import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+import { merchantPaymentObject, paymentEventToOutbox, revealWith, type PaymentObject } from './payment-object';
 import { RunAdvance } from './run-advance';
 
 /** Spec, Limits: a Pix charge lives 60 to 604800 seconds, 3600 unless the merchant says. */
@@ -118,7 +118,8 @@ export class CreateBankChargePayment {
       if (events.length) await this.deps.outbox.append(tx, events);
     });
     const finished = await this.advance.finish({ scope, payment, plan, request, context, card: null });
-    return paymentObject(finished.payment.toPrimitives());
+    // requires_action with the charge: the merchant hands the client secret to the payer's page (public view).
+    return merchantPaymentObject(finished.payment.toPrimitives(), revealWith(this.deps.checkoutSecrets));
   }
 
   private async customerOf(command: CreateBankChargePaymentCommand): Promise<CustomerPrimitives | null> {

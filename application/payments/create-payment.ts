@@ -17,7 +17,7 @@ import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
 import { runContext } from './authorization-run';
 import { RunAdvance } from './run-advance';
 import { CardRetryBudget } from './card-retry-budget';
-import { merchantPaymentObject, paymentEventToOutbox, paymentObject, revealWith, type PaymentObject } from './payment-object';
+import { merchantPaymentObject, paymentEventToOutbox, revealWith, type PaymentObject } from './payment-object';
 import { CreateBankChargePayment } from './create-bank-charge-payment';
 import { OpenCheckout } from './open-checkout';
 import { splitShares } from '../../domain/payment/split-shares';
@@ -189,12 +189,13 @@ export class CreatePayment {
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
     });
-    if (!plan.call) return paymentObject(payment.toPrimitives());
+    // A payment that now awaits the buyer (a 3DS step) is answered with its client secret.
+    if (!plan.call) return merchantPaymentObject(payment.toPrimitives(), revealWith(this.deps.checkoutSecrets));
 
     const finished = await this.advance.finish({ scope, payment, plan, request, context, card: source.card, budget });
     const final = finished.payment.toPrimitives();
     if (finished.recorded) await this.afterOutcome(scope, final, source, command);
-    return paymentObject(final);
+    return merchantPaymentObject(final, revealWith(this.deps.checkoutSecrets));
   }
 
   /** Best effort, after commit: card-testing signals never change the payment's answer. */

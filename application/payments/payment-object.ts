@@ -9,6 +9,7 @@ import { publicCheckout, type CheckoutState } from '../../domain/payment/payment
 import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import type { SavedPaymentMethodPrimitives, PaymentMethodVerifiedEvent } from '../../domain/customer/saved-payment-method';
 import type { CustomerPrimitives } from '../../domain/customer/customer';
+import { awaitsBuyer, clientSecretOf } from '../../domain/payment/payment-client-secret';
 
 export function attemptObject(a: PaymentAttempt) {
   return {
@@ -242,14 +243,15 @@ function attemptDeclinedToOutbox(event: PaymentDomainEvent, scope: NewEvent['sco
 }
 
 /**
- * The payment as the merchant sees it in an API answer: with its client secret while the checkout awaits the buyer
- * (spec: clientSecret while requires_payment_method or requires_action, null afterwards). Events never carry it.
+ * The payment as the merchant sees it in an API answer: with its client secret while it awaits the buyer (a checkout,
+ * a Pix or boleto, a 3DS step; spec: clientSecret while requires_payment_method or requires_action, null afterwards).
+ * Events never carry it.
  */
 export function merchantPaymentObject(p: PaymentPrimitives, reveal: ((paymentId: string, sealed: string) => string) | undefined) {
   const object = paymentObject(p);
-  const open = p.status === 'requires_payment_method' || p.status === 'requires_action';
-  if (!open || !p.checkout || !reveal) return object;
-  return { ...object, clientSecret: reveal(p.id, p.checkout.secret.sealed) };
+  const secret = clientSecretOf(p);
+  if (!awaitsBuyer(p) || !secret || !reveal) return object;
+  return { ...object, clientSecret: reveal(p.id, secret.sealed) };
 }
 
 /** How merchantPaymentObject opens a sealed client secret with the installation's checkout secrets (if any). */

@@ -5,6 +5,7 @@
  * view without internal ids or connector data, and opens a tokenization session at the account that tokenizes the
  * card (the service's sandbox vault only: a real provider answers hosted_checkout_required).
  */
+import { clientSecretOf } from '../../domain/payment/payment-client-secret';
 import { bankChargeAction } from './bank-charge-action';
 import type { Payment, PaymentPrimitives } from '../../domain/payment/payment';
 import { isCheckoutExpired, publicCheckout } from '../../domain/payment/payment-checkout';
@@ -51,10 +52,11 @@ export class PublicCheckout {
     const refused = new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.', { param: 'header.Service-Client-Secret' });
     if (!secrets || !presented || presented.length > 512) throw refused;
     const payment = await this.deps.checkoutPayments.findCommitted(paymentId);
-    const checkout = payment?.view().checkout;
+    // A checkout's secret, or the one a Pix, boleto or 3DS payment was given when it came to await the buyer.
+    const stored = payment ? clientSecretOf(payment.view()) : null;
     // Hashing the presented secret even without a payment keeps the time of both refusals alike.
-    const matches = secrets.matches(presented, checkout?.secret.sha256 ?? '0'.repeat(64));
-    if (!payment || !checkout || !matches) throw refused;
+    const matches = secrets.matches(presented, stored?.sha256 ?? '0'.repeat(64));
+    if (!payment || !stored || !matches) throw refused;
     const p = payment.view();
     return { paymentId, scope: { organizationId: p.organizationId, environment: p.environment }, clientSecret: presented, payment };
   }

@@ -19,7 +19,7 @@ import type { Payment } from '../../domain/payment/payment';
 import type { AuthorizeRequest } from '../../domain/ports/payment-recovery';
 import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
-import { paymentEventToOutbox, paymentObject, type PaymentObject } from './payment-object';
+import { merchantPaymentObject, paymentEventToOutbox, revealWith, type PaymentObject } from './payment-object';
 import { RunAdvance } from './run-advance';
 import { CardRetryBudget } from './card-retry-budget';
 
@@ -93,7 +93,7 @@ export class ResumeFlowRun {
     const card = source ? { brand: source.brand ?? null, bin: source.type === 'card' ? (source.bin ?? null) : null } : null;
     const authentication = command.threeDs?.authentication;
     const finished = await this.advance.finish({ scope, payment, plan, request: wait.request, context, card, budget, ...(authentication ? { threeDs: authentication } : {}) });
-    return paymentObject(finished.payment.toPrimitives());
+    return merchantPaymentObject(finished.payment.toPrimitives(), revealWith(this.deps.checkoutSecrets));
   }
 
   /** The card's brand retry budget (a retry node's call goes on here), from the payment and request as read. */

@@ -80,7 +80,7 @@ export class RunAdvance {
     if (first.action.kind === 'call_node') throw new Error(`payment ${payment.id}: node calls are made before tx1 (nodesAhead)`);
     const now = this.deps.clock.now();
     if (first.action.kind !== 'call_acquirer') {
-      settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_') });
+      settleRunOutcome(payment, { step: first, decision: null, lastFailure: null }, { now, newAssessmentId: () => this.deps.ids.next('afa_'), ...this.recorder.secrets() });
       return { first, call: null, lease: null };
     }
     payment.advanceRun(first.run, now);

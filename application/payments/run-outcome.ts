@@ -7,6 +7,7 @@
 import type { Payment, PaymentError } from '../../domain/payment/payment';
 import type { FlowRunOutcome } from '../../domain/flow-run/flow-run';
 import type { AcquirerDecision, CallFailureNote, DrivenRun } from './authorization-run';
+import type { CheckoutSecrets } from '../../domain/ports/checkout-secrets';
 import { expiryActionOf } from './notify-expiring-authorizations';
 
 export interface SettleOptions {
@@ -14,6 +15,8 @@ export interface SettleOptions {
   readonly newAssessmentId: () => string;
   /** Finished by a recovery worker after the request that started it was interrupted (said in the error message). */
   readonly recovered?: boolean;
+  /** Issues the client secret of a payment that now awaits the buyer (absent: the installation has no public routes). */
+  readonly clientSecrets?: Pick<CheckoutSecrets, 'issue'>;
 }
 
 export function settleRunOutcome(payment: Payment, driven: Pick<DrivenRun, 'step' | 'decision' | 'lastFailure'>, options: SettleOptions): void {
@@ -37,6 +40,8 @@ export function settleRunOutcome(payment: Payment, driven: Pick<DrivenRun, 'step
   if (step.action.kind === 'wait' && step.action.wait.kind === 'three_ds_result' && payment.status === 'processing') {
     payment.requireThreeDs({ expiresAt: step.action.wait.expiresAt, now });
   }
+  // Awaiting the buyer (a charge to pay, a 3DS to pass): the public routes serve the payment with its client secret.
+  if (options.clientSecrets && payment.needsClientSecret()) payment.giveClientSecret(options.clientSecrets.issue(payment.id));
   if (step.action.kind !== 'end') return;
   const outcome = step.action.outcome;
   // The authentication time passed before the buyer's 3DS result: the payment is closed (canceled).

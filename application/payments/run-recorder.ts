@@ -104,12 +104,17 @@ export class RunRecorder {
   /** tx2's writes on the payment as it stands (recovery records through here too, said `recovered`). */
   async apply(tx: Transaction, scope: TenantScope, current: Payment, driven: DrivenRun, request: AuthorizeRequest, options: { recovered?: boolean } = {}): Promise<void> {
     for (const attempt of driven.attempts) current.recordAttempt(attempt);
-    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_'), ...(options.recovered ? { recovered: true } : {}) });
+    settleRunOutcome(current, driven, { now: this.deps.clock.now(), newAssessmentId: () => this.deps.ids.next('afa_'), ...(options.recovered ? { recovered: true } : {}), ...this.secrets() });
     await this.deps.payments.update(tx, current);
     await this.parkIfWaiting(tx, current, driven.step.action, request);
     const events = current.pullEvents().map(paymentEventToOutbox);
     if (events.length) await this.deps.outbox.append(tx, events);
     await recordCalls(this.deps, tx, scope, driven.attempts);
+  }
+
+  /** The client secrets a payment that now awaits the buyer is given one from (run-outcome.ts). */
+  secrets(): { clientSecrets?: NonNullable<PaymentDeps['checkoutSecrets']> } {
+    return this.deps.checkoutSecrets ? { clientSecrets: this.deps.checkoutSecrets } : {};
   }
 
   /** Saves the run's wait, if its step left it waiting for something other than an acquirer. */

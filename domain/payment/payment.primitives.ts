@@ -256,6 +256,11 @@ export interface PaymentPrimitives {
   expiryActionRefusal: { at: string; message: string } | null;
   /** Transparent checkout payments only (payment-checkout.ts); absent or null otherwise. */
   checkout?: CheckoutState | null;
+  /**
+   * The client secret of a payment that awaited the buyer without a checkout (payment-client-secret.ts): sealed and
+   * its SHA-256, as the checkout's. Absent or null until it first entered requires_payment_method or requires_action.
+   */
+  clientSecret?: { sealed: string; sha256: string } | null;
   /** The 3DS step of a card payment whose flow has a three_ds node (payment-three-ds.ts); absent or null otherwise. */
   threeDs?: ThreeDsState | null;
   createdAt: string;

@@ -16,6 +16,7 @@ import * as fraudReview from './payment-fraud-review';
 import * as checkout from './payment-checkout';
 import * as bankCharge from './payment-bank-charge';
 import * as threeDs from './payment-three-ds';
+import { giveClientSecret, needsClientSecret, type StoredClientSecret } from './payment-client-secret';
 import { recordFlowNodeResults } from './payment-flow-nodes';
 
 // The aggregate's vocabulary, importable from here as before the aggregate was split by concern.
@@ -199,6 +200,17 @@ export class Payment {
   /** Emits payment.checkout_not_configured once per reason; false when this reason was already reported. */
   recordCheckoutNotConfigured(input: checkout.CheckoutNotConfiguredInput): boolean {
     return checkout.recordCheckoutNotConfigured(this.internals, input);
+  }
+
+  // ---- Client secret (payment-client-secret.ts) --------------------------------------------------------------
+
+  /** Whether the payment now awaits the buyer without a client secret: give it one before it is saved. */
+  needsClientSecret(): boolean {
+    return needsClientSecret(this.internals.state);
+  }
+
+  giveClientSecret(secret: StoredClientSecret): void {
+    giveClientSecret(this.internals, secret);
   }
 
   // ---- 3-D Secure (payment-three-ds.ts) ----------------------------------------------------------------------
