@@ -127,7 +127,8 @@ describe('payments through the REST edge (PostgreSQL + sandbox acquirer over gRP
         [{ amount: 100, methodType: 'debit_card', card: card() }, 'validation_failed', 'body.card'],
         [{ amount: 100, methodType: 'debit_card', installments: 2 }, 'validation_failed', 'body.installments'],
         [{ amount: 100, card: card(), pix: { expiresInSeconds: 600 } }, 'validation_failed', 'body.pix'],
-        [{ amount: 100 }, 'checkout_not_available', 'body.card'],
+        [{ amount: 100, methodType: 'debit_card', captureMethod: 'manual' }, 'validation_failed', 'body.captureMethod'],
+        [{ amount: 100, methodType: 'pix', customerId: payer, captureMethod: 'manual' }, 'validation_failed', 'body.captureMethod'],
       ];
       for (const [body, code, param] of refusals) {
         const r = await merchant.sandbox.post('/v1/payments', body);
