@@ -92,7 +92,7 @@ export function createCore(parts: CoreParts): Core {
     outbox: new SqlEventOutbox(ids, clock),
     relay,
     // Replayed answers are kept 24 h and some carry secrets: sealed with the credentials key.
-    idempotency: new SqlIdempotencyStore(orm, credentialsCipher(parts.config)),
+    idempotency: new SqlIdempotencyStore(orm, credentialsCipher(parts.config), undefined, transactor),
     rateLimiter: new PostgresRateLimiter(orm),
     metrics,
     organizations: { repository: organizationRepository, create: new CreateOrganization(transactor, organizationRepository, ids, clock) },

@@ -3,6 +3,8 @@ import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from '../../edge/http/idempot
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { TenantScope } from '../../domain/shared/environment';
 import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
+import type { Transactor } from '../../domain/ports/transactor';
+import { deferWrite } from './mikro-orm-transactor';
 import type { Orm } from './orm';
 
 interface KeyRow {
@@ -25,10 +27,15 @@ interface KeyRow {
  * as it is until the migration that seals them has run.
  */
 export class SqlIdempotencyStore implements IdempotencyStore {
+  /**
+   * `transactor`: when given, an answer is stored as a unit of queued writes, so answers stored at the same moment
+   * share one round trip (group commit, group-commit.ts); every idempotent request stores one.
+   */
   constructor(
     private readonly orm: Orm,
     private readonly cipher: CredentialCipher,
     readonly lockMs: number = IDEMPOTENCY_LOCK_MS,
+    private readonly transactor?: Transactor,
   ) {}
 
   async begin(scope: TenantScope, route: string, key: string, requestHash: string, now: Date): Promise<IdempotencyBegin> {
@@ -65,11 +72,12 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: TenantScope, route: string, key: string, response: StoredResponse): Promise<void> {
-    await this.orm.em.fork({ useContext: false }).execute(
-      `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = null
-        where organization_id = ? and environment = ? and route = ? and key = ?`,
-      [response.status, JSON.stringify(sealAnswer(this.cipher, scope, route, key, response)), scope.organizationId, scope.environment, route, key],
-    );
+    const sql = `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb, response_headers = null
+        where organization_id = ? and environment = ? and route = ? and key = ?`;
+    const params = [response.status, JSON.stringify(sealAnswer(this.cipher, scope, route, key, response)), scope.organizationId, scope.environment, route, key];
+    // Resolves once committed either way: the answer is stored before the request answers.
+    if (this.transactor) await this.transactor.run((tx) => deferWrite(tx, sql, params));
+    else await this.orm.em.fork({ useContext: false }).execute(sql, params);
   }
 
   async renew(scope: TenantScope, route: string, key: string, now: Date): Promise<void> {

@@ -2,17 +2,22 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
 import { SqlIdempotencyStore } from '../../../infrastructure/persistence/sql-idempotency-store';
+import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { recordRoundTrips } from '../../support/round-trip-recorder';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
 
 describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
   let orm: Orm;
+  let database: string;
   const scope = { organizationId: 'org_idem', environment: 'sandbox' as const };
   const cipher = new AesGcmCredentialCipher([randomBytes(32)]);
   const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0) + ms);
 
   before(async () => {
-    orm = await openOrm(await createTestDatabase(), 2);
+    const url = await createTestDatabase();
+    database = new URL(url).pathname.slice(1);
+    orm = await openOrm(url, 2);
     await migrate(orm);
   });
   after(async () => {
@@ -38,5 +43,24 @@ describe('Idempotency-Key store (PostgreSQL): locks of keys in flight', () => {
     await store.renew(scope, 'POST /v1/payments', 'done', at(10));
     const again = await store.begin(scope, 'POST /v1/payments', 'done', 'h1', at(20));
     expect(again).to.deep.equal({ kind: 'replay', response: { status: 201, body: { id: 'pay_1' }, headers: {} } });
+  });
+
+  it('answers stored at the same moment share one round trip (group commit), and each key replays its own', async () => {
+    const store = new SqlIdempotencyStore(orm, cipher, 1_000, new MikroOrmTransactor(orm, { preparedStatements: true }));
+    const keys = ['grouped_1', 'grouped_2', 'grouped_3'];
+    for (const key of keys) await store.begin(scope, 'POST /v1/payments', key, 'h1', at(0));
+    // A statement's first use prepares it in a round trip of its own (prepared-statements.ts).
+    await store.begin(scope, 'POST /v1/payments', 'warm', 'h1', at(0));
+    await store.complete(scope, 'POST /v1/payments', 'warm', { status: 201, body: {}, headers: {} });
+    const recorder = recordRoundTrips(database);
+    try {
+      await Promise.all(keys.map((key) => store.complete(scope, 'POST /v1/payments', key, { status: 201, body: { id: `pay_${key}` }, headers: {} })));
+      expect(recorder.statements, recorder.statements.join('\n')).to.have.length(1);
+    } finally {
+      recorder.stop();
+    }
+    for (const key of keys) {
+      expect(await store.begin(scope, 'POST /v1/payments', key, 'h1', at(20))).to.deep.equal({ kind: 'replay', response: { status: 201, body: { id: `pay_${key}` }, headers: {} } });
+    }
   });
 });
