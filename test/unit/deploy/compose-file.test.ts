@@ -20,6 +20,7 @@ interface ComposeService {
   healthcheck?: { test: string[] };
   ports?: string[];
   stop_grace_period?: string;
+  expose?: Array<string | number>;
 }
 
 const SERVICE_IMAGE = 'payment-orchestration-service:local';
@@ -126,6 +127,18 @@ describe('compose.yaml', () => {
       const period = /^(\d+)s$/.exec(service.stop_grace_period ?? '10s');
       // main.ts gives the rest of the shutdown 5 s past the grace before it exits on its own.
       expect(Number(period?.[1]), name).to.be.at.least(graceMs / 1000 + 5);
+    }
+  });
+
+  it('has every long-running process serve its metrics on the compose network, exposed and never published (contract.md 8)', () => {
+    const longRunning = ours.filter(([, service]) => service.command?.[0] !== 'migrate');
+    expect(longRunning).to.have.length(ours.length - 1);
+    for (const [name, service] of longRunning) {
+      // The default 127.0.0.1 is the container's own loopback: a scraper in another container could not reach it.
+      expect(service.environment?.['METRICS_HOST'], name).to.equal('0.0.0.0');
+      const port = String(service.environment?.['METRICS_PORT'] ?? 9464);
+      expect((service.expose ?? []).map(String), name).to.include(port);
+      for (const published of service.ports ?? []) expect(published, name).not.to.match(new RegExp(`:${port}$`));
     }
   });
 

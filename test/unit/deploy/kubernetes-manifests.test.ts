@@ -230,6 +230,28 @@ describe('deploy/kubernetes', () => {
     expect(first.map((object) => object.kind).sort()).to.deep.equal(['ConfigMap', 'Job']);
   });
 
+  it('has every long-running process serve its metrics to the pod network, declared and annotated for Prometheus (contract.md 8)', () => {
+    for (const deployment of ofKind('Deployment')) {
+      const name = deployment.metadata.name;
+      const container = containersOf(deployment)[0]!;
+      const environment = environmentOf(container);
+      // The default 127.0.0.1 is the container's own loopback: no scraper could reach it.
+      expect(environment.get('METRICS_HOST')?.value, `${name} METRICS_HOST`).to.equal('0.0.0.0');
+      const port = Number(environment.get('METRICS_PORT')?.value ?? 9464);
+      const declared = (container['ports'] as Array<{ name: string; containerPort: number }> | undefined) ?? [];
+      expect(declared.find((p) => p.name === 'metrics')?.containerPort, `${name} metrics port`).to.equal(port);
+      const annotations = (templateOf(deployment).metadata as { annotations?: Record<string, string> }).annotations ?? {};
+      expect(annotations, name).to.deep.include({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
+    }
+  });
+
+  it('keeps the metrics port out of every Service (scraped per pod, never reachable through the API address)', () => {
+    for (const service of ofKind('Service')) {
+      const ports = (service['spec'] as { ports: Array<{ targetPort: string | number; port: number }> }).ports;
+      for (const port of ports) expect([port.targetPort, port.port], service.metadata.name).to.not.include.members(['metrics', 9464]);
+    }
+  });
+
   it('runs every pod as a non-root user', () => {
     for (const object of [...ofKind('Deployment'), ...ofKind('Job')]) {
       const security = templateOf(object).spec.securityContext;
