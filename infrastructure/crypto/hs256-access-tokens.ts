@@ -7,13 +7,19 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
  * Dashboard access tokens as compact JWTs signed with HMAC-SHA-256. Only HS256 is accepted (the header is
  * compared byte for byte, so `alg: none` or key confusion cannot apply). Claims: sub (user), org, sid
  * (session), iat, exp; iat_ms keeps millisecond precision for comparisons with tokensValidAfter.
+ *
+ * Several secrets, current first (SESSION_SECRET=new,old): tokens are signed with the first and verified with
+ * each, so rotating the secret signs nobody out; the old one is dropped once the tokens it signed have expired
+ * (ACCESS_TOKEN_TTL_SECONDS, docs/operations.md).
  */
 export class Hs256AccessTokens implements AccessTokens {
-  private readonly key: Buffer;
+  private readonly keys: readonly Buffer[];
 
-  constructor(secret: string, private readonly issuer = 'payment-orchestration') {
-    if (secret.length < 32) throw new Error('The session secret must be at least 32 characters');
-    this.key = createHmac('sha256', secret).update('dashboard-access-token').digest();
+  constructor(secrets: string | readonly string[], private readonly issuer = 'payment-orchestration') {
+    const list = typeof secrets === 'string' ? [secrets] : secrets;
+    if (list.length === 0) throw new Error('At least one session secret is required');
+    if (list.some((secret) => secret.length < 32)) throw new Error('The session secret must be at least 32 characters (each entry of SESSION_SECRET)');
+    this.keys = list.map((secret) => createHmac('sha256', secret).update('dashboard-access-token').digest());
   }
 
   sign(claims: AccessClaims): string {
@@ -35,9 +41,7 @@ export class Hs256AccessTokens implements AccessTokens {
     if (token.length > 4096) return null;
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== HEADER) return null;
-    const expected = Buffer.from(this.signature(`${parts[0]}.${parts[1]}`));
-    const given = Buffer.from(parts[2]!);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    if (!this.signedByAnyKey(`${parts[0]}.${parts[1]}`, parts[2]!)) return null;
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -51,7 +55,23 @@ export class Hs256AccessTokens implements AccessTokens {
     return { userId: sub, organizationId: org, sessionId: sid, issuedAt: new Date(iatMs), expiresAt: new Date(exp * 1000) };
   }
 
-  private signature(input: string): string {
-    return createHmac('sha256', this.key).update(input).digest('base64url');
+  /** Every key is tried (no early exit), so the time taken does not say which key, if any, signed it. */
+  private signedByAnyKey(input: string, signature: string): boolean {
+    const given = Buffer.from(signature);
+    let matched = false;
+    for (const key of this.keys) {
+      const expected = Buffer.from(this.signature(input, key));
+      if (expected.length === given.length && timingSafeEqual(expected, given)) matched = true;
+    }
+    return matched;
   }
+
+  private signature(input: string, key: Buffer = this.keys[0]!): string {
+    return createHmac('sha256', key).update(input).digest('base64url');
+  }
+}
+
+/** SESSION_SECRET as configured: comma-separated, current first (base64 secrets hold no comma); blanks ignored. */
+export function sessionSecretsOf(configured: string): string[] {
+  return configured.split(',').map((secret) => secret.trim()).filter((secret) => secret !== '');
 }

@@ -16,7 +16,7 @@ import { securityRoutes } from '../../edge/routes/security.routes';
 import { sessionAuthenticator } from '../../edge/routes/session.authenticator';
 import type { Mailer } from '../../domain/ports/mailer';
 import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
-import { Hs256AccessTokens } from '../crypto/hs256-access-tokens';
+import { Hs256AccessTokens, sessionSecretsOf } from '../crypto/hs256-access-tokens';
 import { NodeSecureRandom } from '../crypto/node-secure-random';
 import { PngQrCodeRenderer } from '../rendering/png-qr-code-renderer';
 import { ScryptPasswordHasher } from '../crypto/scrypt-password-hasher';
@@ -71,7 +71,9 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
       distributed: core.config.databaseUrl !== null,
     }),
   );
-  const secret = core.config.sessionSecret ?? (await installationSecret(core.transactor, 'session', cipher));
+  // SESSION_SECRET may list previous secrets after the current one (rotation); the current one signs.
+  const secrets = core.config.sessionSecret ? sessionSecretsOf(core.config.sessionSecret) : [await installationSecret(core.transactor, 'session', cipher)];
+  const secret = secrets[0] ?? '';
   const deps: IdentityDeps = {
     transactor: core.transactor,
     organizations: core.organizations.repository,
@@ -83,7 +85,7 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
     recoveryCodes: new SqlRecoveryCodeRepository(),
     resets: new SqlPasswordResetRepository(),
     hasher: new ScryptPasswordHasher(),
-    accessTokens: new Hs256AccessTokens(secret),
+    accessTokens: new Hs256AccessTokens(secrets),
     random: new NodeSecureRandom(),
     ids: core.ids,
     clock: core.clock,

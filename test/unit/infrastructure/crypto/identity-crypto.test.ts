@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
-import { Hs256AccessTokens } from '../../../../infrastructure/crypto/hs256-access-tokens';
+import { Hs256AccessTokens, sessionSecretsOf } from '../../../../infrastructure/crypto/hs256-access-tokens';
 import { ScryptPasswordHasher } from '../../../../infrastructure/crypto/scrypt-password-hasher';
 
 const now = new Date('2026-11-22T04:00:00.123Z');
@@ -28,6 +28,37 @@ describe('HS256 access tokens', () => {
 
   it('refuses short secrets', () => {
     expect(() => new Hs256AccessTokens('short')).to.throw();
+    expect(() => new Hs256AccessTokens(['n'.repeat(40), 'short'])).to.throw(/each entry of SESSION_SECRET/);
+    expect(() => new Hs256AccessTokens([])).to.throw();
+  });
+
+  describe('rotation: SESSION_SECRET=new,old', () => {
+    const oldSecret = 'o'.repeat(40);
+    const newSecret = 'n'.repeat(40);
+    const before = new Hs256AccessTokens(oldSecret);
+    const during = new Hs256AccessTokens(sessionSecretsOf(`${newSecret}, ${oldSecret}`));
+    const after = new Hs256AccessTokens(newSecret);
+
+    it('keeps accepting a token signed with the previous secret, listed after the current one', () => {
+      const issuedBefore = before.sign(claims);
+      expect(during.verify(issuedBefore, now)).to.deep.include({ userId: 'usr_1', sessionId: 'ses_1' });
+      // It still expires when it says it does.
+      expect(during.verify(issuedBefore, claims.expiresAt)).to.equal(null);
+    });
+
+    it('signs with the current (first) secret only', () => {
+      const issuedDuring = during.sign(claims);
+      expect(after.verify(issuedDuring, now)).to.deep.include({ userId: 'usr_1' });
+      expect(before.verify(issuedDuring, now)).to.equal(null);
+    });
+
+    it('refuses the old secret\'s tokens once it is dropped from the list', () => {
+      expect(after.verify(before.sign(claims), now)).to.equal(null);
+    });
+
+    it('reads the list comma-separated, current first, blanks ignored', () => {
+      expect(sessionSecretsOf(` ${newSecret} ,${oldSecret},`)).to.deep.equal([newSecret, oldSecret]);
+    });
   });
 });
 
