@@ -7,7 +7,7 @@
 import { transition, type TransitionTable } from '../shared/state-machine';
 import type { FactValue } from '../flow/flow-rules';
 import type { FlowNodeType } from '../flow/flow-graph';
-import type { SplitEntry } from '../payment/payment.primitives';
+import type { SplitEntry } from '../payment/split-entry';
 
 /** running: the executor advances it now; waiting: it needs an input; ended: approved, declined, failed or canceled. */
 export type FlowRunStatus = 'running' | 'waiting' | 'ended';
