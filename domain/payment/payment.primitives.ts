@@ -146,20 +146,7 @@ export interface PaymentError {
   connectorAccount: { id: string; name: string } | null;
 }
 
-export interface SplitEntry {
-  recipientId: string;
-  amount: number;
-  type: 'percentage' | 'fixed';
-  value: number;
-  liableForChargeback: boolean;
-  chargeProcessingFee: boolean;
-  commissionRateBps: number;
-  commissionFixedAmount: number;
-  netAmount: number | null;
-  feeAmount: number;
-  capturedAmount: number;
-  refundedAmount: number;
-}
+export type { SplitEntry } from './split-entry';
 
 export type ThreeDsStatus = 'pending' | ThreeDsExit | 'expired';
 
