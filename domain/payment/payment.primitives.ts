@@ -146,7 +146,9 @@ export interface PaymentError {
   connectorAccount: { id: string; name: string } | null;
 }
 
-export type { SplitEntry } from './split-entry';
+import type { SplitEntry } from './split-entry';
+
+export type { SplitEntry };
 
 export type ThreeDsStatus = 'pending' | ThreeDsExit | 'expired';
 
