@@ -54,6 +54,8 @@ export function paymentObject(p: PaymentPrimitives) {
     nextAction: bankChargeAction(p) ?? threeDsAction(p),
     actionExpiresAt: p.checkout?.expiresAt ?? null,
     checkout: p.checkout ? publicCheckout(p.checkout) : null,
+    // Pix or boleto money the bank reported after the payment ended unpaid: the merchant returns it or delivers.
+    latePayment: p.latePayment ?? null,
     decline: p.decline,
     error: p.error,
     fraudReview: p.fraudReview ? { status: p.fraudReview.status, openedAt: p.fraudReview.openedAt, resolvedAt: p.fraudReview.resolvedAt } : null,

@@ -289,6 +289,11 @@ export const paymentResponse: JsonSchema = {
     refundedAmount: int,
     refundStatus: nullable({ type: 'string', enum: ['partial', 'full'] }),
     decline: nullable(declineResponse),
+    latePayment: nullable({
+      type: 'object',
+      description: 'Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order.',
+      properties: { amount: int, paidAt: nullable(dateTime), recordedAt: dateTime },
+    }),
     error: nullable({ type: 'object', properties: { code: str, message: str, stage: str, connectorAccount: nullable({ type: 'object', properties: { id: str, name: str } }) } }),
     fraudReview: nullable({ type: 'object', properties: { status: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'merchant_decided'] }, openedAt: dateTime, resolvedAt: nullable(dateTime) } }),
     authorizationExpiresAt: nullable(dateTime),
