@@ -10496,6 +10496,11 @@ export interface operations {
                      *             },
                      *             "rawCode": "51"
                      *           },
+                     *           "latePayment": {
+                     *             "amount": 1500,
+                     *             "paidAt": "2026-01-15T12:00:00.000Z",
+                     *             "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *           },
                      *           "error": {
                      *             "code": "code",
                      *             "message": "message",
@@ -10586,6 +10591,14 @@ export interface operations {
                                 };
                                 /** @example 51 */
                                 rawCode?: string;
+                            } | null;
+                            /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                            latePayment?: {
+                                amount?: number;
+                                /** Format: date-time */
+                                paidAt?: string | null;
+                                /** Format: date-time */
+                                recordedAt?: string;
                             } | null;
                             error?: {
                                 code?: string;
@@ -10912,6 +10925,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -11011,6 +11029,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -11550,6 +11576,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -11701,6 +11732,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -12006,6 +12045,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -12105,6 +12149,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -12411,6 +12463,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -12510,6 +12567,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -12825,6 +12890,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -12924,6 +12994,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -14615,6 +14693,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -14714,6 +14797,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -15940,6 +16031,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -16039,6 +16135,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
@@ -17589,6 +17693,11 @@ export interface operations {
                      *         },
                      *         "rawCode": "51"
                      *       },
+                     *       "latePayment": {
+                     *         "amount": 1500,
+                     *         "paidAt": "2026-01-15T12:00:00.000Z",
+                     *         "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *       },
                      *       "error": {
                      *         "code": "code",
                      *         "message": "message",
@@ -17688,6 +17797,14 @@ export interface operations {
                             };
                             /** @example 51 */
                             rawCode?: string;
+                        } | null;
+                        /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
+                        latePayment?: {
+                            amount?: number;
+                            /** Format: date-time */
+                            paidAt?: string | null;
+                            /** Format: date-time */
+                            recordedAt?: string;
                         } | null;
                         error?: {
                             code?: string;
