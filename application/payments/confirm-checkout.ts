@@ -20,6 +20,7 @@ import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { authorizeRequest } from './authorize-request';
 import { runContext } from './authorization-run';
+import { fraudAnalysisWithSession } from './device-fingerprint';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox } from './payment-object';
 import { RunAdvance } from './run-advance';
@@ -96,7 +97,9 @@ export class ConfirmCheckout {
     while (command.channel === 'server' && started.action.kind === 'wait' && started.action.wait.kind === 'three_ds_result') {
       started = stepFlowRun(stepContext, started.run, { kind: 'three_ds_result', result: 'unavailable' });
     }
-    const request = withDevice(authorizeRequest(found.view(), source, { customer, ...(command.fraudAnalysis ? { fraudAnalysis: command.fraudAnalysis } : {}) }), command.device);
+    // The checkout's device fingerprint session goes with the authorization unless the body names its own (rule 6).
+    const fraudAnalysis = fraudAnalysisWithSession(command.fraudAnalysis, p.checkout);
+    const request = withDevice(authorizeRequest(found.view(), source, { customer, ...(fraudAnalysis ? { fraudAnalysis } : {}) }), command.device);
     const first = await this.advance.nodesAhead({ scope, request, context, step: started });
 
     const taken = await this.deps.transactor.run(async (tx) => {

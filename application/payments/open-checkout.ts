@@ -10,6 +10,7 @@ import type { PaymentConnectorAccount } from '../../domain/ports/payment-connect
 import { DomainError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { CreateCardPaymentCommand } from './create-payment';
+import { openFingerprintSession } from './device-fingerprint';
 import type { PaymentDeps } from './payment-deps';
 import { merchantPaymentObject, type PaymentObject } from './payment-object';
 
@@ -68,6 +69,8 @@ export class OpenCheckout {
       splits,
       clientSecret: { sealed: secret.sealed, sha256: secret.sha256 },
       tokenizationAccountId: tokenizer.id,
+      // The tokenizing account is the one that charges the card: its antifraud analysis asks for a device session.
+      fingerprintSession: openFingerprintSession({ methodType, initiator: command.initiator }, tokenizer, () => this.deps.ids.next('fps_')),
       now: this.deps.clock.now(),
     });
     await this.deps.transactor.run(async (tx) => {

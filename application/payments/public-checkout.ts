@@ -7,6 +7,7 @@
  */
 import { clientSecretOf } from '../../domain/payment/payment-client-secret';
 import { bankChargeAction } from './bank-charge-action';
+import { deviceFingerprintOf } from './device-fingerprint';
 import type { Payment, PaymentPrimitives } from '../../domain/payment/payment';
 import { isCheckoutExpired, publicCheckout } from '../../domain/payment/payment-checkout';
 import type { CheckoutPayments } from '../../domain/ports/checkout-payments';
@@ -147,8 +148,8 @@ function assertServiceRunsCheckout(p: { environment: string }, connectorSlug: st
 
 /**
  * What the buyer's browser may see (spec: public view): no internal ids (customer, accounts, attempts) and no connector
- * data. cardAttempts is null outside the transparent checkout; deviceFingerprint is null while no antifraud provider
- * script is to be injected.
+ * data. cardAttempts is null outside the transparent checkout; deviceFingerprint is null unless an antifraud provider
+ * script is to be injected before the card is entered (device-fingerprint.ts).
  */
 export function publicPaymentView(p: PaymentPrimitives, merchantName: string | null) {
   const checkout = p.checkout ? publicCheckout(p.checkout) : null;
@@ -171,6 +172,7 @@ export function publicPaymentView(p: PaymentPrimitives, merchantName: string | n
     cardAttempts: checkout ? { used: checkout.attemptsUsed, remaining: checkout.attemptsRemaining, max: checkout.attemptsMax } : null,
     checkout: checkout ? { endedBy: checkout.endedBy } : null,
     card: p.card?.last4 ? { brand: p.card.brand, last4: p.card.last4 } : null,
-    deviceFingerprint: null,
+    // Only while the buyer may still enter a card: after that no script has anything to collect.
+    deviceFingerprint: p.status === 'requires_payment_method' ? deviceFingerprintOf(p.checkout) : null,
   };
 }

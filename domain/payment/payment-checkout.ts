@@ -9,6 +9,7 @@ import { DomainError } from '../shared/domain-error';
 import { cloneJson as clone } from '../shared/clone-json';
 import { classifiedDecline, type DeclineInput, type FailInput } from './payment-authorization';
 import { newCardPaymentState, type CreateCardPaymentInput } from './payment-creation';
+import type { FingerprintSession } from './fingerprint-session';
 import type { PaymentInternals } from './payment-internals';
 import { emptyReferences, type CardSummary, type CheckoutEndedBy, type CheckoutState, type PaymentPrimitives } from './payment.primitives';
 
@@ -41,6 +42,8 @@ export interface OpenCheckoutInput extends Omit<CreateCardPaymentInput, 'card' |
   methodType: 'card' | 'debit_card';
   clientSecret: { sealed: string; sha256: string };
   tokenizationAccountId: string;
+  /** Opened when the charging account runs the acquirer's antifraud analysis (fingerprint-session.ts). */
+  fingerprintSession?: FingerprintSession | null;
 }
 
 const NO_CARD: CardSummary = { brand: null, bin: null, last4: null, expMonth: null, expYear: null, holderName: null };
@@ -63,6 +66,7 @@ export function newCheckoutPaymentState(input: OpenCheckoutInput): PaymentPrimit
       attemptsMax: CHECKOUT_ATTEMPTS_MAX,
       endedBy: null,
       notConfiguredReasons: [],
+      fingerprintSession: input.fingerprintSession ? clone(input.fingerprintSession) : null,
     },
   };
 }

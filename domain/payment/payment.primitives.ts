@@ -9,6 +9,7 @@ import type { PaymentStatus } from './payment.transitions';
 import type { FlowRunState } from '../flow-run/flow-run';
 import type { AntifraudAssessment } from './antifraud-assessment';
 import type { BankCharge, LatePayment } from './bank-charge';
+import type { FingerprintSession } from './fingerprint-session';
 
 export const METHOD_TYPES = ['card', 'debit_card', 'pix', 'boleto'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -182,6 +183,11 @@ export interface CheckoutState {
   endedBy: CheckoutEndedBy | null;
   /** The reasons payment.checkout_not_configured was emitted for: once per reason per payment. */
   notConfiguredReasons: string[];
+  /**
+   * The device fingerprint session opened for the acquirer's antifraud analysis (fingerprint-session.ts); absent or
+   * null when the charging account runs none (and on checkouts created before sessions were opened).
+   */
+  fingerprintSession?: FingerprintSession | null;
 }
 
 export interface PaymentPrimitives {

@@ -4,6 +4,7 @@
  * merchant's page (`PaymentCheckout.mount(element, {paymentId, clientSecret})`) and GET /checkout.css styles it.
  * The page's HTML reflects nothing of the request: the script reads the payment id from the address itself.
  */
+import { SANDBOX_DEVICE_FINGERPRINT_SCRIPT_PATH } from '../../application/payments/device-fingerprint';
 import { defineRoute, type RouteDefinition } from '../http/route';
 
 export interface CheckoutPageDeps {
@@ -50,6 +51,19 @@ export function checkoutPageContentSecurityPolicy(vaultOrigins: readonly string[
 /** The assets change only with a deployment; a short cache keeps a new release visible within minutes. */
 const ASSET_CACHE = 'public, max-age=300';
 
+/**
+ * The sandbox antifraud provider's device fingerprint script (application/payments/device-fingerprint.ts). A real
+ * provider's script collects the device and reports it under the session id; this one only marks the document with
+ * the session id it was loaded for, so a test (or a merchant trying the sandbox) can see it ran. It reads nothing
+ * and sends nothing.
+ */
+const SANDBOX_DEVICE_FINGERPRINT_SCRIPT = `(function () {
+  var script = document.currentScript;
+  var id = script && new URL(script.src).searchParams.get('session_id');
+  if (id && /^[A-Za-z0-9_-]{1,88}$/.test(id)) document.documentElement.setAttribute('data-sandbox-device-fingerprint', id);
+})();
+`;
+
 export function checkoutPageRoutes(deps: CheckoutPageDeps): RouteDefinition[] {
   return [
     defineRoute({
@@ -66,6 +80,12 @@ export function checkoutPageRoutes(deps: CheckoutPageDeps): RouteDefinition[] {
       method: 'get', path: '/checkout.js', operationId: 'getCheckoutScript', tag: 'Checkout', auth: 'none', successStatus: 200, responseMediaType: 'application/javascript',
       summary: 'checkout.js: mounts the checkout in a merchant page with PaymentCheckout.mount(element, {paymentId, clientSecret})',
       handler: async () => ({ body: deps.assets().script, contentType: 'application/javascript; charset=utf-8', headers: { 'Cache-Control': ASSET_CACHE } }),
+    }),
+    defineRoute({
+      method: 'get', path: SANDBOX_DEVICE_FINGERPRINT_SCRIPT_PATH, operationId: 'getSandboxDeviceFingerprintScript', tag: 'Checkout', auth: 'none', successStatus: 200, responseMediaType: 'application/javascript',
+      summary: 'The sandbox antifraud provider\'s device fingerprint script (deviceFingerprint.scriptUrl of a sandbox payment\'s public view)',
+      description: 'Loaded by the checkout before the card form when the charging account runs the acquirer\'s antifraud analysis. It collects nothing: it marks the document with its session id.',
+      handler: async () => ({ body: SANDBOX_DEVICE_FINGERPRINT_SCRIPT, contentType: 'application/javascript; charset=utf-8', headers: { 'Cache-Control': ASSET_CACHE } }),
     }),
     defineRoute({
       method: 'get', path: '/checkout.css', operationId: 'getCheckoutStylesheet', tag: 'Checkout', auth: 'none', successStatus: 200, responseMediaType: 'text/css',

@@ -84,7 +84,11 @@ export const publicPaymentResponse: JsonSchema = {
     cardAttempts: { type: ['object', 'null'], properties: { used: { type: 'integer' }, remaining: { type: 'integer' }, max: { type: 'integer' } } },
     checkout: { type: ['object', 'null'], properties: { endedBy: { type: ['string', 'null'] } } },
     card: { type: ['object', 'null'], properties: { brand: { type: ['string', 'null'] }, last4: { type: 'string' } } },
-    deviceFingerprint: { type: ['object', 'null'] },
+    deviceFingerprint: {
+      type: ['object', 'null'],
+      description: 'The antifraud provider script to load before the card is entered (sessionId is the device session the authorization names); null when none.',
+      properties: { provider: { type: 'string' }, sessionId: { type: 'string' }, scriptUrl: { type: 'string' } },
+    },
   },
 };
 

@@ -6,6 +6,7 @@
  */
 import { cardForm } from './card-form';
 import { BRAND_LABELS, type CardBrand, type CardField, type CheckedCard } from './card-checks';
+import { loadDeviceFingerprint } from './device-fingerprint';
 import { h } from './dom';
 import { MESSAGES, type Locale, type Messages } from './messages';
 import { boletoAction, pixAction, sandboxThreeDsResult, threeDsChallenge, type ActionContext } from './pending-actions';
@@ -122,6 +123,17 @@ export class Checkout {
   }
 
   private showCardForm(view: PublicView): void {
+    if (view.deviceFingerprint) {
+      // The provider's script runs before the card can be entered (then the form; a slow provider only delays it).
+      void loadDeviceFingerprint(this.options.baseUrl, view.deviceFingerprint).then(() => {
+        if (!this.stopped) this.showLoadedCardForm(view);
+      });
+      return;
+    }
+    this.showLoadedCardForm(view);
+  }
+
+  private showLoadedCardForm(view: PublicView): void {
     const decline = view.decline;
     const attempts = view.cardAttempts;
     const parts = cardForm({

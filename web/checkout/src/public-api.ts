@@ -17,6 +17,14 @@ export interface PublicView {
   readonly cardAttempts: { readonly used: number; readonly remaining: number; readonly max: number } | null;
   readonly checkout: { readonly endedBy: string | null } | null;
   readonly card: { readonly brand: string | null; readonly last4: string } | null;
+  readonly deviceFingerprint?: DeviceFingerprint | null;
+}
+
+/** The antifraud provider's script to load before the card is entered (scriptUrl may be a path on the service). */
+export interface DeviceFingerprint {
+  readonly provider: string;
+  readonly sessionId: string;
+  readonly scriptUrl: string;
 }
 
 export type NextAction =
