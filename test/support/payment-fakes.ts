@@ -6,7 +6,8 @@ import { Customer } from '../../domain/customer/customer';
 import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
 import { Payment } from '../../domain/payment/payment';
 import { Recipient } from '../../domain/recipient/recipient';
-import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, OperationOutput, ZeroAuthInput, ZeroAuthOutput } from '../../domain/ports/acquirer-gateway';
+import type { AcquirerGateway, AuthorizeInput, AuthorizeOutput, CancelChargeInput, ChargeOutput, ChargeStatus, ChargeStatusOutput, CreateBoletoInput, CreatePixChargeInput, OperationOutput, QueryChargeInput, SandboxChargeSimulator, ZeroAuthInput, ZeroAuthOutput } from '../../domain/ports/acquirer-gateway';
+import type { ClaimedFlowRunWait, FlowRunWait, FlowRunWaitRepository } from '../../domain/ports/flow-run-waits';
 import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
@@ -311,6 +312,9 @@ export class ScriptedConnectors implements PaymentConnectors {
     return this.list;
   }
 
+  /** Every account's Pix and boleto charges (one bank, as the tests need no more). */
+  readonly bank = new FakeBank(() => this.transactor.open > 0);
+
   /** Accounts whose opening fails (credentials that cannot be read). */
   readonly unreadable = new Set<string>();
 
@@ -351,6 +355,10 @@ export class ScriptedConnectors implements PaymentConnectors {
       capture: op('capture'),
       void: op('void'),
       refund: op('refund'),
+      createPixCharge: (input: CreatePixChargeInput) => this.bank.createPixCharge(input),
+      createBoleto: (input: CreateBoletoInput) => this.bank.createBoleto(input),
+      queryCharge: (input: QueryChargeInput) => this.bank.queryCharge(input),
+      cancelCharge: (input: CancelChargeInput) => this.bank.cancelCharge(input),
     } as unknown as AcquirerGateway;
     return { account, gateway, credentials: { values: { apiKey: 'k' }, config: {} } };
   }
@@ -390,4 +398,165 @@ export function paymentDeps(accounts: PaymentConnectorAccount[], clock: Clock = 
     usage,
   };
   return { deps, transactor, connectors, outbox, payments, queries, usage, recipients };
+}
+
+interface BankChargeRecord {
+  readonly kind: 'pix' | 'boleto';
+  readonly idempotencyKey: string;
+  readonly amount: number;
+  status: ChargeStatus;
+  paidAt: string | null;
+}
+
+/**
+ * A bank's Pix and boleto charges behind ScriptedConnectors' gateways: issued once per idempotency key, then paid or
+ * lapsed as a test says (`pay`, `lapse`), removed by CancelCharge unless already paid. Records every call and whether
+ * a transaction was open during it. `unreachable` makes queries and cancels fail as a bank that does not answer;
+ * `payWhileRemoving` makes the next CancelCharge of a charge find the payer has just paid it.
+ */
+export class FakeBank {
+  readonly charges = new Map<string, BankChargeRecord>();
+  readonly calls: Array<{ kind: 'create_pix' | 'create_boleto' | 'query' | 'cancel'; key: string; insideTransaction: boolean }> = [];
+  unreachable = false;
+  readonly payWhileRemoving = new Set<string>();
+
+  constructor(private readonly insideTransaction: () => boolean = () => false) {}
+
+  pay(acquirerPaymentId: string, at = '2026-03-01T12:30:00.000Z'): void {
+    const charge = this.charge(acquirerPaymentId);
+    charge.status = 'paid';
+    charge.paidAt = at;
+  }
+
+  lapse(acquirerPaymentId: string): void {
+    this.charge(acquirerPaymentId).status = 'expired';
+  }
+
+  status(acquirerPaymentId: string): ChargeStatus {
+    return this.charge(acquirerPaymentId).status;
+  }
+
+  /** The calls of one kind (e.g. 'cancel'), by the key they named. */
+  callsOf(kind: FakeBank['calls'][number]['kind']): string[] {
+    return this.calls.filter((c) => c.kind === kind).map((c) => c.key);
+  }
+
+  async createPixCharge(input: CreatePixChargeInput): Promise<ChargeOutput> {
+    this.calls.push({ kind: 'create_pix', key: input.idempotencyKey, insideTransaction: this.insideTransaction() });
+    const id = this.issue('pix', input.idempotencyKey, input.amount);
+    return { acquirerPaymentId: id, status: this.charges.get(id)!.status, pix: { qrCode: `00020101BR.GOV.BCB.PIX/${id}` }, expiresAt: new Date(Date.parse('2026-03-01T12:00:00.000Z') + input.expiresInSeconds * 1000).toISOString() };
+  }
+
+  async createBoleto(input: CreateBoletoInput): Promise<ChargeOutput> {
+    this.calls.push({ kind: 'create_boleto', key: input.idempotencyKey, insideTransaction: this.insideTransaction() });
+    const id = this.issue('boleto', input.idempotencyKey, input.amount);
+    return {
+      acquirerPaymentId: id,
+      status: this.charges.get(id)!.status,
+      boleto: { digitableLine: '1'.repeat(47), barcode: '2'.repeat(44), pdfUrl: `https://bank.example/boletos/${id}` },
+      expiresAt: `${input.dueDate}T23:59:59.000Z`,
+    };
+  }
+
+  async queryCharge(input: QueryChargeInput): Promise<ChargeStatusOutput> {
+    this.calls.push({ kind: 'query', key: input.acquirerPaymentId ?? input.idempotencyKey ?? '', insideTransaction: this.insideTransaction() });
+    if (this.unreachable) throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
+    const charge = input.acquirerPaymentId ? this.charges.get(input.acquirerPaymentId) : undefined;
+    return charge ? this.statusOf(charge) : { status: 'not_found', paidAmount: 0, paidAt: null, rawCode: 'not_found' };
+  }
+
+  async cancelCharge(input: CancelChargeInput): Promise<ChargeStatusOutput> {
+    this.calls.push({ kind: 'cancel', key: input.idempotencyKey, insideTransaction: this.insideTransaction() });
+    if (this.unreachable) throw new ConnectorFailure('timeout', 'deadline exceeded', { outcomeUnknown: true });
+    const charge = this.charge(input.acquirerPaymentId);
+    if (this.payWhileRemoving.delete(input.acquirerPaymentId)) this.pay(input.acquirerPaymentId);
+    if (charge.status === 'awaiting_payment') charge.status = 'canceled';
+    return this.statusOf(charge);
+  }
+
+  private issue(kind: 'pix' | 'boleto', idempotencyKey: string, amount: number): string {
+    const existing = [...this.charges.entries()].find(([, c]) => c.idempotencyKey === idempotencyKey);
+    if (existing) return existing[0];
+    const id = `chg_${kind}_${this.charges.size + 1}`;
+    this.charges.set(id, { kind, idempotencyKey, amount, status: 'awaiting_payment', paidAt: null });
+    return id;
+  }
+
+  private charge(acquirerPaymentId: string): BankChargeRecord {
+    const charge = this.charges.get(acquirerPaymentId);
+    if (!charge) throw new Error(`the fake bank issued no charge ${acquirerPaymentId}`);
+    return charge;
+  }
+
+  private statusOf(charge: BankChargeRecord): ChargeStatusOutput {
+    return { status: charge.status, paidAmount: charge.status === 'paid' ? charge.amount : 0, paidAt: charge.paidAt, rawCode: charge.status };
+  }
+}
+
+/** The sandbox's simulate over a FakeBank: pays or lapses a charge still awaiting payment (applied false otherwise). */
+export class FakeChargeSimulator implements SandboxChargeSimulator {
+  constructor(private readonly bank: FakeBank) {}
+
+  async simulateCharge(input: { acquirerPaymentId: string; outcome: 'paid' | 'expired' }) {
+    const applied = this.bank.status(input.acquirerPaymentId) === 'awaiting_payment';
+    if (applied && input.outcome === 'paid') this.bank.pay(input.acquirerPaymentId);
+    if (applied && input.outcome === 'expired') this.bank.lapse(input.acquirerPaymentId);
+    return { applied, charge: await this.bank.queryCharge({ credentials: { values: {}, config: {} }, acquirerPaymentId: input.acquirerPaymentId }) };
+  }
+}
+
+/** Flow run waits in memory, leased as the SQL repository leases them (a claim holds a wait until its lease ends). */
+export class InMemoryFlowRunWaits implements FlowRunWaitRepository {
+  readonly rows = new Map<string, { wait: FlowRunWait; leaseOwner: string | null; leaseUntil: number }>();
+
+  async park(_tx: Transaction, wait: FlowRunWait) {
+    this.rows.set(wait.paymentId, { wait, leaseOwner: null, leaseUntil: 0 });
+  }
+  async find(_tx: Transaction, scope: TenantScope, paymentId: string) {
+    const row = this.rows.get(paymentId);
+    return row && row.wait.scope.organizationId === scope.organizationId && row.wait.scope.environment === scope.environment ? row.wait : null;
+  }
+  async release(_tx: Transaction, paymentId: string) {
+    this.rows.delete(paymentId);
+  }
+  async claimDue(_tx: Transaction, input: { now: Date; leaseOwner: string; leaseUntil: Date; limit: number; kinds?: readonly FlowRunWait['kind'][] }): Promise<ClaimedFlowRunWait[]> {
+    const due = [...this.rows.values()]
+      .filter((r) => r.wait.dueAt && r.wait.dueAt.getTime() <= input.now.getTime() && r.leaseUntil < input.now.getTime())
+      .filter((r) => !input.kinds || input.kinds.includes(r.wait.kind))
+      .sort((a, b) => a.wait.dueAt!.getTime() - b.wait.dueAt!.getTime())
+      .slice(0, input.limit);
+    return due.map((r) => {
+      r.leaseOwner = input.leaseOwner;
+      r.leaseUntil = input.leaseUntil.getTime();
+      const { request: _request, ...claimed } = r.wait;
+      return { ...claimed, leaseOwner: input.leaseOwner };
+    });
+  }
+  async postpone(_tx: Transaction, input: { paymentId: string; leaseOwner: string; dueAt: Date }) {
+    const row = this.rows.get(input.paymentId);
+    if (!row || row.leaseOwner !== input.leaseOwner) return false;
+    this.rows.set(input.paymentId, { wait: { ...row.wait, dueAt: input.dueAt }, leaseOwner: null, leaseUntil: 0 });
+    return true;
+  }
+}
+
+/**
+ * paymentDeps for Pix and boleto use cases: one account that issues both (at the FakeBank of `connectors.bank`),
+ * flow run waits in memory, and a payer with a valid CPF and address in `scope` (`payerId`).
+ */
+export async function bankChargeDeps(clock: Clock = new SteppingClock()) {
+  const built = paymentDeps([account('ca_bank', 100, { capabilities: ['pix', 'boleto'] })], clock);
+  const waits = new InMemoryFlowRunWaits();
+  const deps: PaymentDeps = { ...built.deps, waits };
+  const scope: TenantScope = { organizationId: 'org_1', environment: 'sandbox' };
+  const payer = Customer.create({
+    id: 'cus_payer',
+    ...scope,
+    name: 'Paula Pagadora',
+    document: '52998224725',
+    address: { postalCode: '01310-100', line1: 'Av. Paulista', streetNumber: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+    now: new Date('2026-03-01T12:00:00.000Z'),
+  });
+  await deps.customers.insert(TX, payer);
+  return { ...built, deps, waits, scope, payerId: payer.id, bank: built.connectors.bank };
 }
