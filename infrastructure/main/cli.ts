@@ -21,7 +21,7 @@ import { runningServiceOf, shellWord } from './running-service';
 import { createCore, type Core } from './core';
 import { credentialsCipher } from './credentials-cipher';
 import { createOwnerFromCli } from './identity.module';
-import { resealConnectorCredentials } from './connectors.module';
+import { resealCredentials } from './cli-credentials';
 import { BILLING_CLI_COMMANDS } from './cli-billing';
 
 export type CliCommand = (core: Core, flags: Record<string, string>) => Promise<string>;
@@ -46,7 +46,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
     });
     return JSON.stringify({ object: 'api_key', id: key.id, environment: key.environment, scopes: key.scopes, secret, note: 'Shown once; store it now.' }, null, 2);
   },
-  'credentials reseal': (core) => resealConnectorCredentials(core),
+  'credentials reseal': (core) => resealCredentials(core),
   ...BILLING_CLI_COMMANDS,
 };
 

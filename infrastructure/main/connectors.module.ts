@@ -50,19 +50,6 @@ function credentialCipher(core: Core): AesGcmCredentialCipher {
   );
 }
 
-/**
- * CLI `credentials reseal`: after putting a new key first in CREDENTIALS_KEY (old keys after it), re-seals every
- * connector account with the new key and reports how many rows each key id still seals; once the old ids are
- * gone the old keys can be removed from CREDENTIALS_KEY.
- */
-export async function resealConnectorCredentials(core: Core): Promise<string> {
-  const cipher = credentialCipher(core);
-  const repository = new SqlConnectorAccountRepository(cipher);
-  const resealed = await core.transactor.run((tx) => repository.resealWithCurrentKey(tx));
-  const byKeyId = await core.transactor.read((tx) => repository.countByKeyId(tx));
-  return JSON.stringify({ object: 'credentials_reseal', currentKeyId: cipher.currentKeyId, resealed, rowsByKeyId: byKeyId }, null, 2);
-}
-
 export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServices> = {
   name: 'connectors',
   build(core: Core, needs: ConnectorsNeeds): BuiltModule<ConnectorsServices> {

@@ -410,7 +410,9 @@ describe('connectors: catalog and accounts through the REST edge (PostgreSQL, sa
         const rotatedCore = { ...rotating.core, config: { ...rotating.core.config, credentialsKey: `${newKey},${oldKey}` } };
         const report = JSON.parse(await CLI_COMMANDS['credentials reseal']!(rotatedCore, {}));
         const newKeyId = AesGcmCredentialCipher.keyIdOf(Buffer.from(newKey, 'base64'));
-        expect(report).to.deep.include({ currentKeyId: newKeyId, resealed: 1, rowsByKeyId: { [newKeyId]: 1 } });
+        expect(report).to.deep.include({ currentKeyId: newKeyId, connectorAccountsByKeyId: { [newKeyId]: 1 } });
+        expect(report.resealed).to.include({ connector_accounts: 1 });
+        expect(Object.values(report.remaining).every((left) => left === 0), JSON.stringify(report.remaining)).to.equal(true);
       } finally {
         await rotating.stop();
       }
