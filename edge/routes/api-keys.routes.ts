@@ -7,6 +7,8 @@ import type { Transactor } from '../../domain/ports/transactor';
 import { NotFoundError } from '../../domain/shared/domain-error';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { requireAccountAdmin } from './session.authenticator';
+import { dateTime, deletedResponse, listOf, objectName, record, str } from '../http/response-schemas';
+import type { JsonSchema } from '../http/validation';
 
 export interface ApiKeyRouteDeps {
   readonly create: CreateApiKey;
@@ -16,6 +18,21 @@ export interface ApiKeyRouteDeps {
 }
 
 const TAG = 'API keys';
+
+const apiKeyResponse: JsonSchema = record({
+  object: objectName('api_key'),
+  id: str,
+  name: str,
+  environment: { type: 'string', enum: ['sandbox', 'live'] },
+  scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+  last4: { type: 'string', examples: ['4f2a'] },
+  createdAt: dateTime,
+});
+const createdApiKeyResponse: JsonSchema = {
+  ...apiKeyResponse,
+  required: [...(apiKeyResponse.required as string[]), 'secret'],
+  properties: { ...(apiKeyResponse.properties as object), secret: { type: 'string', description: 'The key itself, shown only in this answer', examples: ['sk_sandbox_...'] } },
+};
 
 export function apiKeyView(key: ApiKey) {
   return {
@@ -34,7 +51,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post', path: '/v1/api-keys', operationId: 'createApiKey', tag: TAG, auth: 'session', scopes: ['api_keys:write'], successStatus: 201,
-      summary: 'Create an API key; its secret is returned only here',
+      summary: 'Create an API key; its secret is returned only here', response: createdApiKeyResponse,
       body: {
         type: 'object',
         required: ['name', 'environment'],
@@ -53,7 +70,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'get', path: '/v1/api-keys', operationId: 'listApiKeys', tag: TAG, auth: 'session', scopes: ['api_keys:read'], successStatus: 200,
-      summary: 'Active API keys of the account (no secrets)',
+      summary: 'Active API keys of the account (no secrets)', response: listOf(apiKeyResponse),
       query: { type: 'object', properties: { environment: { type: 'string', enum: ['sandbox', 'live'] } } },
       handler: async ({ principal, query }) => {
         const session = requireAccountAdmin(principal);
@@ -63,7 +80,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'delete', path: '/v1/api-keys/:id', operationId: 'revokeApiKey', tag: TAG, auth: 'session', scopes: ['api_keys:write'], successStatus: 200,
-      summary: 'Revoke an API key at once',
+      summary: 'Revoke an API key at once', response: deletedResponse('api_key'),
       handler: async ({ principal, params }) => {
         const session = requireAccountAdmin(principal);
         const revoked = await deps.transactor.run((tx) => deps.repository.revoke(tx, session.organizationId, params.id!, deps.clock.now()));

@@ -14,6 +14,18 @@ import { GuessThrottle } from '../http/guess-throttle';
 import type { AttemptCounter } from '../http/rate-limiter';
 import { defineRoute, type ApiRequest, type RateLimitRule, type RouteDefinition } from '../http/route';
 import {
+  accountListResponse,
+  brandResponse,
+  forgotPasswordResponse,
+  identityResponse,
+  loggedOutResponse,
+  mfaStatusResponse,
+  passwordChangedResponse,
+  passwordResetCheckResponse,
+  passwordResetResponse,
+  recoveryCodeCountResponse,
+  recoveryCodesResponse,
+  registerResponse,
   challengeResponse,
   challengeSchema,
   changePasswordSchema,
@@ -100,6 +112,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Create a company and its owner; returns an authenticator enrollment challenge (no session yet)',
       body: registerSchema,
       rateLimits: [perAddress('auth.register.address')],
+      response: registerResponse,
       handler: async ({ body }) => {
         const result = await deps.register.execute(body);
         return {
@@ -130,6 +143,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Stage of a second-factor challenge',
       body: challengeSchema,
       rateLimits: [perAddress('auth.mfa.status.address')],
+      response: mfaStatusResponse,
       handler: async ({ body }) => {
         const status = await deps.mfa.status(body.challengeToken);
         return { body: { stage: status.stage, expiresAt: status.expiresAt.toISOString() } };
@@ -168,6 +182,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/auth/me', operationId: 'getMe', tag: TAG, auth: 'merchant', successStatus: 200,
       summary: 'User, organization and effective scopes of the credential in use',
+      response: identityResponse,
       handler: async ({ principal }) => {
         const organization = await deps.accounts.organization(principal!.organizationId);
         const identity = principal!.kind === 'session' ? await deps.accounts.userView(principal!.userId!) : null;
@@ -188,6 +203,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/auth/accounts', operationId: 'listAccounts', tag: TAG, auth: 'session', successStatus: 200,
       summary: 'Accounts and brands reachable with the same login',
+      response: accountListResponse,
       handler: async ({ principal }) => {
         const session = sessionOf(principal);
         const accounts = await deps.accounts.list(session.userId);
@@ -204,6 +220,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/accounts', operationId: 'createBrand', tag: TAG, auth: 'session', successStatus: 201,
       summary: 'Create a brand of the current company (company owner only); separate data, no new trial',
       body: createAccountSchema,
+      response: brandResponse,
       handler: async ({ principal, body }) => {
         const session = sessionOf(principal);
         const created = await deps.accounts.createBrand(session.userId, session.organizationId, { name: body.name, website: body.website ?? '' });
@@ -223,6 +240,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'post', path: '/v1/auth/logout', operationId: 'logout', tag: TAG, auth: 'session', successStatus: 201,
       summary: "Invalidate all the user's refresh tokens at once (advances tokensValidAfter)",
+      response: loggedOutResponse,
       handler: async ({ principal }) => {
         await deps.sessions.logout(sessionOf(principal));
         return { body: { loggedOut: true } };
@@ -232,6 +250,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/auth/change-password', operationId: 'changePassword', tag: TAG, auth: 'session', successStatus: 201,
       summary: "Change the password; the user's other sessions end",
       body: changePasswordSchema,
+      response: passwordChangedResponse,
       handler: async ({ principal, body }) => {
         await deps.sessions.changePassword(sessionOf(principal), body.currentPassword, body.newPassword);
         return { body: { passwordChanged: true } };
@@ -240,6 +259,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/auth/mfa/recovery-codes', operationId: 'countRecoveryCodes', tag: TAG, auth: 'session', successStatus: 200,
       summary: 'Number of recovery codes still available',
+      response: recoveryCodeCountResponse,
       handler: async ({ principal }) => ({ body: await deps.recoveryCodes.count(sessionOf(principal).userId) }),
     }),
     defineRoute({
@@ -247,6 +267,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'New recovery codes (shown once); the previous ones stop working',
       body: regenerateRecoveryCodesSchema,
       rateLimits: [rule('auth.recovery_codes.user', (r) => r.principal?.userId ?? null)],
+      response: recoveryCodesResponse,
       handler: async ({ principal, body }) => {
         const result = await deps.recoveryCodes.regenerate(sessionOf(principal).userId, body.currentPassword, body.mfaCode);
         return { body: { recoveryCodes: result.recoveryCodes, available: result.recoveryCodes.length } };
@@ -260,6 +281,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         perAddress('auth.forgot_password.address'),
         rule('auth.forgot_password.email_address', (r) => `${emailKey(r)}:${r.ip || 'unknown'}`),
       ],
+      response: forgotPasswordResponse,
       handler: async (request) => {
         // Requests are refused per (e-mail, address), so a stranger's requests never refuse the owner's. What is
         // capped per e-mail is the mail sent, silently: past the cap nothing is sent and no link is voided, so the
@@ -275,6 +297,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Whether a reset link is still valid, without consuming it',
       body: resetCheckSchema,
       rateLimits: [perAddress('auth.password_reset_check.address')],
+      response: passwordResetCheckResponse,
       handler: async ({ body }) => {
         const result = await deps.resets.check(body.resetToken);
         return { body: { valid: result.valid, expiresAt: result.expiresAt?.toISOString() ?? null } };
@@ -285,6 +308,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Set a new password with a reset link (single use, 30 minutes); ends sessions in every account',
       body: resetPasswordSchema,
       rateLimits: [perAddress('auth.reset_password.address')],
+      response: passwordResetResponse,
       handler: async ({ body }) => {
         await deps.resets.reset(body.resetToken, body.newPassword);
         return { body: { passwordReset: true } };

@@ -1,5 +1,8 @@
 import type { JsonSchema } from '../http/validation';
 import { optionalWebAddress } from '../http/web-address';
+import { acknowledgement, bool, dateTime, int, listOf, nullable, objectName, record, str } from '../http/response-schemas';
+import { CHALLENGE_STAGES } from '../../domain/identity/login-challenge';
+import { ROLES } from '../../domain/identity/roles';
 
 /** JSON Schemas of the dashboard authentication routes, with the spec's exact bounds (unknown fields refused). */
 const email: JsonSchema = { type: 'string', format: 'email', maxLength: 255 };
@@ -126,3 +129,46 @@ export const verifyResponse: JsonSchema = {
     challengeResponse,
   ],
 };
+
+export const registerResponse: JsonSchema = record({
+  challengeToken: str,
+  stage: { type: 'string', enum: ['mfa_setup_required'], description: 'A new owner enrolls an authenticator before any session' },
+  organization: record({ id: str }),
+  user: record({ id: str }),
+});
+export const mfaStatusResponse: JsonSchema = record({ stage: { type: 'string', enum: [...CHALLENGE_STAGES] }, expiresAt: dateTime });
+
+const role: JsonSchema = { type: 'string', enum: [...ROLES] };
+const userResponse: JsonSchema = record({
+  object: objectName('user'), id: str, name: str, email: { type: 'string', format: 'email' }, phone: nullable(str), mfaEnabled: bool, createdAt: dateTime,
+});
+const organizationProperties: Record<string, JsonSchema> = {
+  object: objectName('organization'),
+  id: str,
+  name: str,
+  parentOrganizationId: nullable(str),
+  type: { type: 'string', enum: ['company', 'brand'], description: 'A brand has a parent company' },
+  createdAt: dateTime,
+};
+export const identityResponse: JsonSchema = record({
+  object: objectName('identity'),
+  credential: { type: 'string', enum: ['session', 'api_key'] },
+  environment: { type: 'string', enum: ['sandbox', 'live'] },
+  user: nullable({ ...userResponse, description: 'The signed-in user; null for an API key' }),
+  organization: { type: 'object', required: ['id'], properties: organizationProperties },
+  role: nullable({ ...role, description: 'The role of a session; null for an API key' }),
+  apiKeyId: nullable(str),
+  scopes: { type: 'array', items: str },
+});
+export const accountListResponse: JsonSchema = listOf(record({ ...organizationProperties, role, current: { type: 'boolean', description: 'The account this session works in' } }));
+export const brandResponse: JsonSchema = record({ ...organizationProperties, website: str, role: { type: 'string', enum: ['owner'] } });
+export const loggedOutResponse: JsonSchema = acknowledgement('loggedOut');
+export const passwordChangedResponse: JsonSchema = acknowledgement('passwordChanged');
+export const recoveryCodeCountResponse: JsonSchema = record({ available: { type: 'integer', minimum: 0 } });
+export const recoveryCodesResponse: JsonSchema = record({
+  recoveryCodes: { type: 'array', description: 'Shown once: store them now', items: str },
+  available: int,
+});
+export const forgotPasswordResponse: JsonSchema = { ...acknowledgement('accepted'), description: 'The same answer whether or not the e-mail has an account' };
+export const passwordResetCheckResponse: JsonSchema = record({ valid: bool, expiresAt: nullable({ ...dateTime, description: 'Null when the link is not valid' }) });
+export const passwordResetResponse: JsonSchema = acknowledgement('passwordReset');

@@ -24,6 +24,14 @@ export function bankChargeRoutes(deps: BankChargeRouteDeps): RouteDefinition[] {
         'querying the bank, so a forged notice pays nothing. Body: {"acquirerPaymentId": "..."} or {"charges": [{"acquirerPaymentId": "..."}]}. ' +
         'A wrong token or an account that does not exist: 404.',
       body: { type: 'object', additionalProperties: true },
+      response: {
+        type: 'object',
+        required: ['received', 'charges'],
+        properties: {
+          received: { type: 'boolean', enum: [true] },
+          charges: { type: 'integer', minimum: 0, description: "The cited charges this account issued, each checked with the bank after this answer" },
+        },
+      },
       handler: async (request) => {
         const received = await deps.notices.execute({ accountId: request.params.accountId!, token: request.params.token!, body: request.body });
         // Not awaited: the sender is answered now; the checks run after (their failures are logged by the use case).

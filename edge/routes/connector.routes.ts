@@ -7,6 +7,7 @@ import type { DeleteConnectorAccount } from '../../application/connector-account
 import type { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
 import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RateLimitRule, type RouteDefinition } from '../http/route';
+import { deletedResponse } from '../http/response-schemas';
 import {
   ACCOUNT_LIST_QUERY,
   ACCOUNT_RESPONSE,
@@ -123,6 +124,7 @@ export function connectorRoutes(useCases: ConnectorUseCases): RouteDefinition[] 
       method: 'delete', path: '/v1/connector-accounts/:id', operationId: 'deleteConnectorAccount', tag: TAG, auth: 'merchant', scopes: ['connectors:write'],
       summary: 'Delete a connector account (409 while a published flow uses it; disable it to take a partner offline at once)',
       successStatus: 200,
+      response: deletedResponse('connector_account'),
       handler: async (request) => ({ body: await useCases.remove.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({

@@ -7,7 +7,8 @@ import type { UpdateFlow } from '../../application/flows/update-flow';
 import type { FlowEdge, FlowGraph, FlowNode, FlowTriggerEvent } from '../../domain/flow/flow-graph';
 import { tenantScopeOf } from '../http/principal';
 import { defineRoute, type RouteDefinition } from '../http/route';
-import { CREATE_FLOW_BODY, FLOW_RESPONSE, FLOW_VERSION_RESPONSE, LIST_FLOWS_QUERY, LIST_VERSIONS_QUERY, PUBLISH_FLOW_BODY, UPDATE_FLOW_BODY } from './flow.schemas';
+import { deletedResponse } from '../http/response-schemas';
+import { BUILDER_METADATA_RESPONSE, CREATE_FLOW_BODY, FLOW_RESPONSE, FLOW_VERSION_RESPONSE, LIST_FLOWS_QUERY, LIST_VERSIONS_QUERY, PUBLISH_FLOW_BODY, UPDATE_FLOW_BODY } from './flow.schemas';
 
 export interface FlowUseCases {
   readonly metadata: GetFlowBuilderMetadata;
@@ -58,6 +59,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
       method: 'get', path: '/v1/flows/builder-metadata', operationId: 'getFlowBuilderMetadata', tag: TAG, auth: 'merchant', scopes: ['flows:read'],
       summary: 'Node palette, exit ports, fields and operators of rules, route strategies and ready templates; says which node types and triggers can be published',
       successStatus: 200,
+      response: BUILDER_METADATA_RESPONSE,
       handler: async () => ({ body: useCases.metadata.execute() }),
     }),
     defineRoute({
@@ -99,6 +101,7 @@ export function flowRoutes(useCases: FlowUseCases): RouteDefinition[] {
     defineRoute({
       method: 'delete', path: '/v1/flows/:id', operationId: 'deleteFlow', tag: TAG, auth: 'merchant', scopes: ['flows:write'],
       summary: 'Delete a draft flow and its stored versions (409 while published: unpublish it first)', successStatus: 200,
+      response: deletedResponse('flow'),
       handler: async (request) => ({ body: await useCases.remove.execute(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({

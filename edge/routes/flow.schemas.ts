@@ -1,6 +1,7 @@
 import { FLOW_NODE_TYPES, FLOW_TRIGGER_EVENTS } from '../../domain/flow/flow-graph';
 import { FLOW_TEMPLATE_IDS } from '../../domain/flow/flow-templates';
 import type { JsonSchema } from '../http/validation';
+import { bool, int, objectName, record, str } from '../http/response-schemas';
 
 /** Schemas of the flow routes (spec: Flows; contract.md 4 for the operations beyond create). */
 const id64: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
@@ -116,3 +117,35 @@ export const FLOW_VERSION_RESPONSE: JsonSchema = {
 
 /** The versions list takes no parameters (every kept version, newest first); an unknown one is 422 as on every list. */
 export const LIST_VERSIONS_QUERY: JsonSchema = { type: 'object', properties: {} };
+
+/** GET /v1/flows/builder-metadata (domain/flow/builder-metadata.ts). */
+export const BUILDER_METADATA_RESPONSE: JsonSchema = record({
+  object: objectName('flow_builder_metadata'),
+  triggerEvents: { type: 'array', items: record({ event: { type: 'string', enum: [...FLOW_TRIGGER_EVENTS] }, publishable: bool }) },
+  nodeTypes: {
+    type: 'array',
+    items: record({
+      type: { type: 'string', enum: [...FLOW_NODE_TYPES] },
+      label: str,
+      category: { type: 'string', examples: ['payment'] },
+      ports: { type: 'array', description: 'Exit ports, each the sourcePort of an edge', items: str },
+      terminal: { type: 'boolean', description: 'No exit port: the flow ends here' },
+      data: { type: 'object', description: 'Each data field of the node and what it holds', additionalProperties: str },
+      publishable: bool,
+    }),
+  },
+  ruleFields: { type: 'array', items: record({ field: str, kind: { type: 'string', examples: ['number'] }, description: str }) },
+  operators: { type: 'array', items: record({ operator: { type: 'string', examples: ['eq'] }, description: str, value: str }) },
+  routeStrategies: { type: 'array', items: { type: 'string', examples: ['priority'] } },
+  templates: {
+    type: 'array',
+    items: record({
+      id: { type: 'string', enum: [...FLOW_TEMPLATE_IDS] },
+      name: str,
+      description: str,
+      triggerEvent: { type: 'string', enum: [...FLOW_TRIGGER_EVENTS] },
+      graph: { type: 'object', required: ['nodes', 'edges'], properties: { nodes: { type: 'array', items: { type: 'object' } }, edges: { type: 'array', items: { type: 'object' } } } },
+    }),
+  },
+  limits: record({ nodes: record({ min: int, max: int }) }),
+});

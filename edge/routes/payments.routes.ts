@@ -32,6 +32,9 @@ import {
   summaryResponse,
   customerResponse,
   paymentMethodResponse,
+  customerListResponse,
+  paymentMethodListResponse,
+  deletedPaymentMethodResponse,
 } from './payments.schemas';
 
 export interface PaymentRouteDeps {
@@ -206,6 +209,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/customers', operationId: 'listCustomers', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: 'List customers (newest first)', successStatus: 200, query: listCustomersQuery,
+      response: customerListResponse,
       handler: async (request) => ({ body: await deps.customers.list(tenantScopeOf(request.principal), request.query) }),
     }),
     defineRoute({
@@ -221,6 +225,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/customers/:id/payment-methods', operationId: 'listPaymentMethods', tag: 'Customers', auth: 'merchant', scopes: ['customers:read'],
       summary: "List a customer's saved payment methods", successStatus: 200,
+      response: paymentMethodListResponse,
       handler: async (request) => ({ body: await deps.paymentMethods.list(tenantScopeOf(request.principal), request.params.id!) }),
     }),
     defineRoute({
@@ -235,6 +240,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'delete', path: '/v1/payment-methods/:id', operationId: 'deletePaymentMethod', tag: 'Customers', auth: 'merchant', scopes: ['customers:write'],
       summary: 'Remove a saved payment method', successStatus: 200,
+      response: deletedPaymentMethodResponse,
       handler: async (request) => ({ body: await deps.paymentMethods.remove(tenantScopeOf(request.principal), request.params.id!) }),
     }),
   ];

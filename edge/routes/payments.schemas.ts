@@ -275,8 +275,18 @@ const attemptResponse: JsonSchema = {
   },
 };
 
+/** Every field of the payment object (application/payments/payment-object.ts) is always there, null when it does not apply. */
+const PAYMENT_FIELDS = [
+  'object', 'id', 'status', 'amount', 'currency', 'methodType', 'captureMethod', 'capturedAmount', 'refundedAmount', 'refundStatus',
+  'clientSecret', 'nextAction', 'actionExpiresAt', 'checkout', 'latePayment', 'decline', 'error', 'fraudReview', 'review',
+  'authorizationExpiresAt', 'expiryAction', 'customerId', 'paymentMethodId', 'card', 'acquirer', 'connectorAccountId', 'connector',
+  'installments', 'initiator', 'mitType', 'softDescriptor', 'description', 'externalId', 'metadata', 'clientIp', 'deviceId', 'splits',
+  'attempts', 'hasFallback', 'environment', 'livemode', 'createdAt', 'updatedAt',
+];
+
 export const paymentResponse: JsonSchema = {
   type: 'object',
+  required: PAYMENT_FIELDS,
   properties: {
     object: { type: 'string', enum: ['payment'] },
     id: { type: 'string', example: 'pay_01J...' },
@@ -288,6 +298,24 @@ export const paymentResponse: JsonSchema = {
     capturedAmount: int,
     refundedAmount: int,
     refundStatus: nullable({ type: 'string', enum: ['partial', 'full'] }),
+    clientSecret: nullable({ type: 'string', description: 'While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards' }),
+    nextAction: nullable({ type: 'object', required: ['type'], description: 'What the buyer does next: pay a Pix or boleto, or complete a 3DS step', properties: { type: { type: 'string', examples: ['pix'] }, expiresAt: nullable(dateTime) } }),
+    actionExpiresAt: nullable({ ...dateTime, description: "A checkout's deadline" }),
+    checkout: nullable({ type: 'object', properties: { attemptsUsed: int, attemptsMax: int, attemptsRemaining: int, endedBy: nullable(str) } }),
+    review: nullable({
+      type: 'object',
+      description: "A flow's Manual review step: pending while the run waits for the merchant's decision",
+      properties: { status: { type: 'string', enum: ['pending', 'approved', 'declined'] }, nodeId: str, since: dateTime, decidedAt: nullable(dateTime), note: nullable(str) },
+    }),
+    installments: { type: 'integer', minimum: 1 },
+    initiator: { type: 'string', enum: ['customer', 'merchant'] },
+    mitType: nullable(str),
+    softDescriptor: nullable(str),
+    description: nullable(str),
+    externalId: nullable(str),
+    clientIp: nullable(str),
+    deviceId: nullable(str),
+    environment: { type: 'string', enum: ['sandbox', 'live'] },
     decline: nullable(declineResponse),
     latePayment: nullable({
       type: 'object',
@@ -317,17 +345,25 @@ export const paymentResponse: JsonSchema = {
 export const paymentViewResponse: JsonSchema = {
   type: 'object',
   description: 'The payment plus routing, operations, refunds, timeline and allowed actions.',
+  required: PAYMENT_FIELDS,
   properties: {
     ...(paymentResponse.properties as Record<string, JsonSchema>),
     routing: { type: 'object', properties: { strategy: { type: 'string', enum: ['direct', 'flow'] }, stopReason: nullable(str), hasFallback: { type: 'boolean' }, attemptCount: int } },
     flowExecution: nullable({
       type: 'object',
-      description: 'The published flow that routed the payment: the nodes it went through and the port each was left by (null: the node ended the flow).',
+      description: 'The run that routed the payment: the nodes it went through and the port each was left by (null: the node ended the flow). Direct routing (no published flow) has a run too, with flowId and version null.',
+      required: ['flowId', 'name', 'version', 'status', 'waitingFor', 'outcome', 'steps'],
       properties: {
-        flowId: str,
-        name: str,
-        version: int,
-        steps: { type: 'array', items: { type: 'object', properties: { nodeId: str, type: str, port: nullable(str) } } },
+        flowId: nullable(str),
+        name: { type: 'string', examples: ['Direct routing'] },
+        version: nullable(int),
+        status: { type: 'string', examples: ['completed'] },
+        waitingFor: nullable({ type: 'object', description: 'What a paused run waits for (an acquirer outcome, a timer, a review decision...)' }),
+        outcome: nullable({ type: 'object' }),
+        steps: {
+          type: 'array',
+          items: { type: 'object', properties: { nodeId: str, type: str, port: nullable(str), startedAt: dateTime, endedAt: dateTime, durationMs: int } },
+        },
       },
     }),
     operations: { type: 'array', items: { type: 'object', properties: { id: str, type: { type: 'string', enum: ['capture', 'void', 'refund'] }, amount: int, releasedAmount: int, reason: nullable(str), createdAt: dateTime } } },
@@ -423,4 +459,23 @@ export const paymentMethodResponse: JsonSchema = {
     },
     createdAt: dateTime,
   },
+};
+
+export const customerListResponse: JsonSchema = {
+  type: 'object',
+  required: ['object', 'data', 'hasMore'],
+  properties: { object: { type: 'string', enum: ['list'] }, data: { type: 'array', items: customerResponse }, hasMore: { type: 'boolean' } },
+};
+
+export const paymentMethodListResponse: JsonSchema = {
+  type: 'object',
+  required: ['object', 'data', 'hasMore'],
+  properties: { object: { type: 'string', enum: ['list'] }, data: { type: 'array', items: paymentMethodResponse }, hasMore: { type: 'boolean' } },
+};
+
+export const deletedPaymentMethodResponse: JsonSchema = {
+  ...paymentMethodResponse,
+  description: 'The removed payment method, flagged deleted',
+  required: ['object', 'id', 'deleted'],
+  properties: { ...(paymentMethodResponse.properties as Record<string, JsonSchema>), deleted: { type: 'boolean', enum: [true] } },
 };

@@ -14,6 +14,7 @@ import { tenantScopeOf } from '../http/principal';
 import { queryDate } from '../http/query-values';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import type { JsonSchema } from '../http/validation';
+import { bool, dateTime, deletedResponse, int, listOf, nullable, objectName, record, str } from '../http/response-schemas';
 import { attemptedDeliveryView, deliveryDetailView, deliveryRowView, endpointView, type DeliveryPolicySettings } from './webhooks.mappers';
 
 export interface WebhookRouteDeps {
@@ -41,22 +42,97 @@ const enabledEvents: JsonSchema = { type: 'array', minItems: 1, maxItems: 100, i
 
 const endpointResponse: JsonSchema = {
   type: 'object',
+  required: ['object', 'id', 'url', 'description', 'enabledEvents', 'customHeaders', 'enabled', 'status', 'consecutiveFailures', 'disabledReason', 'secretRotation', 'environment', 'createdAt', 'updatedAt'],
   properties: {
-    object: { type: 'string', example: 'webhook_endpoint' },
+    object: { type: 'string', enum: ['webhook_endpoint'] },
     id: { type: 'string', example: 'whe_01J...' },
     url: { type: 'string' },
     description: { type: ['string', 'null'] },
     enabledEvents: { type: 'array', items: { type: 'string' } },
-    customHeaders: { type: 'object', additionalProperties: { type: 'string' } },
+    customHeaders: { type: 'object', description: 'Extra headers sent with each delivery (values masked)', additionalProperties: { type: 'string' } },
     enabled: { type: 'boolean' },
     status: { type: 'string', enum: ['active', 'failing', 'disabled', 'auto_disabled'] },
     consecutiveFailures: { type: 'integer' },
     disabledReason: { type: ['string', 'null'] },
     secret: { type: 'string', description: 'Only on creation and rotation' },
-    secretRotation: { type: 'object', properties: { previousSecretExpiresAt: { type: ['string', 'null'] } } },
-    statistics: { type: 'object' },
+    secretRotation: { type: 'object', required: ['previousSecretExpiresAt'], properties: { previousSecretExpiresAt: nullable(dateTime) } },
+    environment: { type: 'string', enum: ['sandbox', 'live'] },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    statistics: { type: 'object', description: 'Reads only (get and list): the last 24 hours of deliveries and the delivery policy' },
+    canceledDeliveries: { type: 'integer', description: 'Update only, when it switched the endpoint off: the queued deliveries canceled' },
   },
 };
+
+// ---- other response shapes (documentation only) ----------------------------------------------------------------
+
+const eventTypeCatalogResponse: JsonSchema = record({
+  object: objectName('webhook_event_type_catalog'),
+  allEventsWildcard: { type: 'string', enum: ['*'] },
+  groups: {
+    type: 'array',
+    items: record({
+      resource: str,
+      wildcard: { type: 'string', examples: ['payment.*'] },
+      description: str,
+      types: { type: 'array', items: record({ type: str, description: str, emitted: { type: 'boolean', description: 'False: subscribable, not produced in this version' } }) },
+    }),
+  },
+  testEventType: record({ type: { type: 'string', examples: ['webhook_endpoint.test'] }, description: str, subscribable: { type: 'boolean', enum: [false] } }),
+});
+
+const deliveryWindow: JsonSchema = record({ deliveries: int, succeeded: int, failed: int, exhausted: int, successRate: nullable({ type: 'number', description: 'Null without deliveries' }) });
+const webhookSummaryResponse: JsonSchema = record({
+  object: objectName('webhook_summary'),
+  endpoints: record({ total: int, active: int, failing: int, switchedOff: int, disabled: int, autoDisabled: int }),
+  last24Hours: deliveryWindow,
+  previous24Hours: deliveryWindow,
+  change: record({ deliveries: int, successRate: nullable({ type: 'number' }) }),
+});
+
+const revealedSecretResponse: JsonSchema = record({
+  object: objectName('webhook_endpoint_secret'),
+  endpointId: str,
+  secret: { type: 'string', description: 'The current signing secret', examples: ['whsec_...'] },
+  auditEventId: { type: 'string', description: 'The webhook_endpoint.secret_revealed event that recorded who asked' },
+});
+
+const deliveryStatus: JsonSchema = { type: 'string', enum: [...DELIVERY_STATUSES] };
+const deliveryRowProperties: Record<string, JsonSchema> = {
+  object: objectName('webhook_delivery'),
+  id: str,
+  endpointId: str,
+  eventId: str,
+  eventType: str,
+  status: deliveryStatus,
+  attempts: int,
+  nextRetryAt: nullable(dateTime),
+  test: { type: 'boolean', description: 'A webhook_endpoint.test delivery' },
+  response: nullable(record({ status: nullable(int), truncated: bool })),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+};
+const storedAnswer: JsonSchema = nullable(record({ status: nullable(int), body: { type: 'string', description: 'At most 8 KB' }, truncated: bool }));
+const deliveryDetailResponse: JsonSchema = record({
+  ...deliveryRowProperties,
+  request: record({
+    method: { type: 'string', enum: ['POST'] },
+    url: nullable(str),
+    headers: nullable({ type: 'object', description: 'As sent (extra header values masked, no signature)', additionalProperties: str }),
+    body: { type: 'string', description: 'The exact signed body' },
+  }),
+  response: storedAnswer,
+  attemptHistory: {
+    type: 'array',
+    items: record({ number: int, startedAt: dateTime, durationMs: int, responseStatus: nullable(int), succeeded: bool, error: nullable(str) }),
+  },
+});
+const attemptedDeliveryResponse: JsonSchema = record({
+  ...deliveryRowProperties,
+  request: record({ method: { type: 'string', enum: ['POST'] }, url: str, body: { type: 'string', description: 'The exact signed body' } }),
+  response: storedAnswer,
+  error: nullable({ type: 'string', description: "Why the endpoint gave no answer (connection refused, timeout, blocked address)" }),
+});
 
 function parseStatuses(raw: string | undefined): DeliveryStatus[] | undefined {
   if (!raw) return undefined;
@@ -85,6 +161,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/event-types', operationId: 'listWebhookEventTypes', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200,
       summary: 'Catalog of subscribable event types grouped by resource, with group wildcards; the test type apart',
+      response: eventTypeCatalogResponse,
       handler: async () => ({
         body: {
           object: 'webhook_event_type_catalog',
@@ -103,6 +180,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'get', path: '/v1/webhooks/summary', operationId: 'getWebhookSummary', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200,
       summary: 'Active, failing and switched-off endpoints; deliveries and success rate over 24 h against the previous 24 h',
+      response: webhookSummaryResponse,
       handler: async (request) => ({
         body: { object: 'webhook_summary', ...(await deps.readModel.summary(tenantScopeOf(request.principal), deps.clock.now())) },
       }),
@@ -110,6 +188,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/webhooks', operationId: 'listWebhookEndpoints', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200, summary: 'Webhook endpoints of the environment, with statistics (never the secret)',
+      response: listOf(endpointResponse),
       handler: async (request) => {
         const endpoints = await deps.transactor.read((tx) => deps.endpoints.list(tx, tenantScopeOf(request.principal)));
         const data = await withStatistics(endpoints);
@@ -170,6 +249,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'delete', path: '/v1/webhooks/:id', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:write'], successStatus: 200,
       summary: 'Remove an endpoint (logical: its deliveries and events stay queryable; queued deliveries are canceled)',
+      response: deletedResponse('webhook_endpoint', { canceledDeliveries: { type: 'integer', description: 'Queued deliveries canceled' } }),
       handler: async (request) => {
         const { endpoint, canceledDeliveries } = await deps.remove.execute(tenantScopeOf(request.principal), request.params.id);
         return { body: { object: 'webhook_endpoint', id: endpoint.id, deleted: true, canceledDeliveries } };
@@ -189,6 +269,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/webhooks/:id/reveal-secret', operationId: 'revealWebhookSecret', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:write'], successStatus: 201,
       summary: 'Show the current signing secret; recorded as webhook_endpoint.secret_revealed with who and from where',
+      response: revealedSecretResponse,
       handler: async (request) => {
         const p = request.principal!;
         const ua = request.headers['user-agent'];
@@ -207,6 +288,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/webhooks/:id/test', operationId: 'testWebhookEndpoint', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:write'], successStatus: 201,
       summary: 'Send a signed webhook_endpoint.test event to this endpoint now; answers with what the server returned',
+      response: attemptedDeliveryResponse,
       handler: async (request) => {
         const scope = tenantScopeOf(request.principal);
         const { delivery, error } = await deps.test.execute(scope, request.params.id, request.requestId);
@@ -228,6 +310,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
           search: { type: 'string', minLength: 1, maxLength: 128 },
         },
       },
+      response: listOf(record(deliveryRowProperties)),
       handler: async (request) => {
         const scope = tenantScopeOf(request.principal);
         const q = request.query as Record<string, string | number | undefined>;
@@ -250,6 +333,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/v1/webhooks/:id/deliveries/:deliveryId', operationId: 'getWebhookDelivery', tag: 'Webhooks', auth: 'merchant',
       scopes: ['webhooks:read'], successStatus: 200, summary: 'A delivery: exact signed body, headers (extras masked), response (8 KB), attempts',
+      response: deliveryDetailResponse,
       handler: async (request) => {
         const found = await deps.readModel.delivery(tenantScopeOf(request.principal), request.params.id, request.params.deliveryId);
         if (!found) throw new NotFoundError('webhook delivery', request.params.deliveryId);
@@ -260,6 +344,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDefinition[] {
       method: 'post', path: '/v1/webhooks/:id/deliveries/:deliveryId/retry', operationId: 'retryWebhookDelivery', tag: 'Webhooks',
       auth: 'merchant', scopes: ['webhooks:write'], successStatus: 201,
       summary: 'Queue a delivery again now with attempts reset (also after success); 409 when the endpoint is switched off',
+      response: deliveryDetailResponse,
       handler: async (request) => {
         const scope = tenantScopeOf(request.principal);
         await deps.retry.execute(scope, request.params.id, request.params.deliveryId);

@@ -117,6 +117,18 @@ describe('API reference: the OpenAPI document', function () {
     expect(examples).to.be.greaterThan(operations.length);
   });
 
+  it('gives every JSON success answer a schema that names its fields (never a bare object the client cannot type)', () => {
+    const untyped = operations.filter((operation) => {
+      const [, success] = Object.entries(operation.spec.responses as Record<string, any>).find(([code]) => code.startsWith('2'))!;
+      const schema = success.content?.['application/json']?.schema as Schema | undefined;
+      return schema !== undefined && schema.properties === undefined && schema.oneOf === undefined && schema.anyOf === undefined && schema.allOf === undefined;
+    });
+    // response-schemas.test.ts checks a sample of them against the service's real answers.
+    expect(untyped.map((operation) => operation.key)).to.deep.equal([]);
+    const payment = operations.find((operation) => operation.spec.operationId === 'getPayment')!.spec.responses['200'].content['application/json'].schema;
+    expect(payment.required).to.include.members(['id', 'status', 'amount', 'currency', 'clientSecret', 'attempts', 'createdAt']);
+  });
+
   it('answers every 4xx with the contract\'s error body (a shared component), with a valid example of a code it lists', () => {
     const check = exampleValidator(document);
     const failures: string[] = [];
