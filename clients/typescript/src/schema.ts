@@ -1148,6 +1148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/device-fingerprint.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox antifraud provider's device fingerprint script (deviceFingerprint.scriptUrl of a sandbox payment's public view)
+         * @description Loaded by the checkout before the card form when the charging account runs the acquirer's antifraud analysis. It collects nothing: it marks the document with its session id.
+         */
+        get: operations["getSandboxDeviceFingerprintScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout.css": {
         parameters: {
             query?: never;
@@ -1530,8 +1550,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
                 };
             };
             /** @description Error codes: `validation_failed`. */
@@ -1585,8 +1612,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": "up",
+                     *         "events": "up"
+                     *       },
+                     *       "down": [
+                     *         "down"
+                     *       ],
+                     *       "degraded": [
+                     *         "degraded"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description unavailable comes with 503
+                         * @enum {string}
+                         */
+                        status: "ready" | "degraded" | "unavailable";
+                        /**
+                         * @description Each dependency by name (database, events, connector:<slug>...)
+                         * @example {
+                         *       "database": "up",
+                         *       "events": "up"
+                         *     }
+                         */
+                        checks: {
+                            [key: string]: "up" | "degraded" | "down";
+                        };
+                        /** @description Essential dependencies that failed (the edge answers 503) */
+                        down: string[];
+                        /** @description Dependencies the edge takes payments without that failed */
+                        degraded: string[];
+                    };
                 };
             };
             /** @description Error codes: `validation_failed`. */
@@ -1640,8 +1701,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "apiVersion": "apiVersion",
+                     *       "version": "version",
+                     *       "connectors": [
+                     *         {
+                     *           "slug": "slug",
+                     *           "name": "name",
+                     *           "kind": "kind",
+                     *           "capabilities": [
+                     *             "capabilities"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "declineCodes": {
+                     *         "codes": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The apiVersion every event and webhook carries */
+                        apiVersion: string;
+                        /** @description The service version */
+                        version: string;
+                        /** @description Connectors that can be used now, with what each takes */
+                        connectors: {
+                            slug: string;
+                            name: string;
+                            kind: string;
+                            capabilities: string[];
+                        }[];
+                        /** @description Coverage of the decline table (codes, reversible, irreversible...) */
+                        declineCodes: {
+                            codes?: number;
+                        } | null;
+                    };
                 };
             };
             /** @description Error codes: `validation_failed`. */
@@ -1974,8 +2069,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "challengeToken": "challengeToken",
+                     *       "stage": "mfa_setup_required",
+                     *       "organization": {
+                     *         "id": "id"
+                     *       },
+                     *       "user": {
+                     *         "id": "id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        challengeToken: string;
+                        /**
+                         * @description A new owner enrolls an authenticator before any session
+                         * @enum {string}
+                         */
+                        stage: "mfa_setup_required";
+                        organization: {
+                            id: string;
+                        };
+                        user: {
+                            id: string;
+                        };
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -2322,8 +2441,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "stage": "mfa_setup_required",
+                     *       "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        stage: "mfa_setup_required" | "mfa_required" | "completed" | "locked";
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -3055,8 +3184,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "identity",
+                     *       "credential": "session",
+                     *       "environment": "sandbox",
+                     *       "user": {
+                     *         "object": "user",
+                     *         "id": "id",
+                     *         "name": "name",
+                     *         "email": "merchant@example.com",
+                     *         "phone": "phone",
+                     *         "mfaEnabled": false,
+                     *         "createdAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "organization": {
+                     *         "object": "organization",
+                     *         "id": "id",
+                     *         "name": "name",
+                     *         "parentOrganizationId": "parentOrganizationId",
+                     *         "type": "company",
+                     *         "createdAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "role": "owner",
+                     *       "apiKeyId": "apiKeyId",
+                     *       "scopes": [
+                     *         "scopes"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "identity";
+                        /** @enum {string} */
+                        credential: "session" | "api_key";
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** @description The signed-in user; null for an API key */
+                        user: {
+                            /** @enum {string} */
+                            object: "user";
+                            id: string;
+                            name: string;
+                            /** Format: email */
+                            email: string;
+                            phone: string | null;
+                            mfaEnabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } | null;
+                        organization: {
+                            /** @enum {string} */
+                            object?: "organization";
+                            id: string;
+                            name?: string;
+                            parentOrganizationId?: string | null;
+                            /**
+                             * @description A brand has a parent company
+                             * @enum {string}
+                             */
+                            type?: "company" | "brand";
+                            /** Format: date-time */
+                            createdAt?: string;
+                        };
+                        role: ("owner" | "administrator" | "developer" | "analyst") | null;
+                        apiKeyId: string | null;
+                        scopes: string[];
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -3150,8 +3344,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "organization",
+                     *           "id": "id",
+                     *           "name": "name",
+                     *           "parentOrganizationId": "parentOrganizationId",
+                     *           "type": "company",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "role": "owner",
+                     *           "current": false
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "organization";
+                            id: string;
+                            name: string;
+                            parentOrganizationId: string | null;
+                            /**
+                             * @description A brand has a parent company
+                             * @enum {string}
+                             */
+                            type: "company" | "brand";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "developer" | "analyst";
+                            /** @description The account this session works in */
+                            current: boolean;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -3258,8 +3491,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "organization",
+                     *       "id": "id",
+                     *       "name": "name",
+                     *       "parentOrganizationId": "parentOrganizationId",
+                     *       "type": "company",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "website": "website",
+                     *       "role": "owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "organization";
+                        id: string;
+                        name: string;
+                        parentOrganizationId: string | null;
+                        /**
+                         * @description A brand has a parent company
+                         * @enum {string}
+                         */
+                        type: "company" | "brand";
+                        /** Format: date-time */
+                        createdAt: string;
+                        website: string;
+                        /** @enum {string} */
+                        role: "owner";
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -3593,8 +3853,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "loggedOut": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        loggedOut: true;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -3761,8 +4028,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "passwordChanged": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        passwordChanged: true;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -3916,8 +4190,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "available": 0
+                     *     }
+                     */
+                    "application/json": {
+                        available: number;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -4025,8 +4305,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "recoveryCodes": [
+                     *         "recoveryCodes"
+                     *       ],
+                     *       "available": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Shown once: store them now */
+                        recoveryCodes: string[];
+                        available: number;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -4214,8 +4505,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "accepted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        accepted: true;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -4362,8 +4660,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "valid": false,
+                     *       "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        valid: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Null when the link is not valid
+                         */
+                        expiresAt: string | null;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -4512,8 +4822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "passwordReset": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        passwordReset: true;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -4651,8 +4968,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "api_key",
+                     *           "id": "id",
+                     *           "name": "name",
+                     *           "environment": "sandbox",
+                     *           "scopes": [
+                     *             "payments:read"
+                     *           ],
+                     *           "last4": "4f2a",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "api_key";
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            environment: "sandbox" | "live";
+                            scopes: ("payments:read" | "payments:write" | "customers:read" | "customers:write" | "connectors:read" | "connectors:write" | "flows:read" | "flows:write" | "webhooks:read" | "webhooks:write" | "events:read" | "recipients:read" | "recipients:write" | "subscriptions:read" | "subscriptions:write" | "billing:read" | "billing:write" | "security:read" | "security:write" | "api_keys:read" | "api_keys:write")[];
+                            /** @example 4f2a */
+                            last4: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -4761,8 +5113,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "api_key",
+                     *       "id": "id",
+                     *       "name": "name",
+                     *       "environment": "sandbox",
+                     *       "scopes": [
+                     *         "payments:read"
+                     *       ],
+                     *       "last4": "4f2a",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "secret": "sk_sandbox_..."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "api_key";
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        scopes: ("payments:read" | "payments:write" | "customers:read" | "customers:write" | "connectors:read" | "connectors:write" | "flows:read" | "flows:write" | "webhooks:read" | "webhooks:write" | "events:read" | "recipients:read" | "recipients:write" | "subscriptions:read" | "subscriptions:write" | "billing:read" | "billing:write" | "security:read" | "security:write" | "api_keys:read" | "api_keys:write")[];
+                        /** @example 4f2a */
+                        last4: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * @description The key itself, shown only in this answer
+                         * @example sk_sandbox_...
+                         */
+                        secret: string;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -4918,8 +5300,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "api_key",
+                     *       "id": "id",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "api_key";
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -5053,8 +5447,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "security_policy",
+                     *       "organizationId": "organizationId",
+                     *       "managedBy": "platform",
+                     *       "appliesPerAccount": false,
+                     *       "cardTesting": {
+                     *         "enabled": false,
+                     *         "windowSeconds": 0,
+                     *         "declinedThreshold": 0,
+                     *         "distinctCardsThreshold": 0,
+                     *         "signals": [
+                     *           "client_ip"
+                     *         ],
+                     *         "action": "block"
+                     *       },
+                     *       "limits": {
+                     *         "maxPaymentAmount": 1500,
+                     *         "cardAttemptsPerCheckoutPayment": 0
+                     *       },
+                     *       "alerts": {
+                     *         "emailOnIncident": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "security_policy";
+                        organizationId: string;
+                        /** @enum {string} */
+                        managedBy: "platform";
+                        appliesPerAccount: boolean;
+                        cardTesting: {
+                            enabled: boolean;
+                            windowSeconds: number;
+                            /** @description Declined card payments sharing one clientIp or deviceId inside the window */
+                            declinedThreshold: number;
+                            /** @description Distinct cards tried from one clientIp or deviceId inside the window */
+                            distinctCardsThreshold: number;
+                            signals: ("client_ip" | "device_id")[];
+                            /** @enum {string} */
+                            action: "block";
+                        };
+                        limits: {
+                            maxPaymentAmount: number;
+                            cardAttemptsPerCheckoutPayment: number;
+                        };
+                        alerts: {
+                            emailOnIncident: boolean;
+                        };
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -5152,8 +5595,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "security_incident",
+                     *           "id": "id",
+                     *           "type": "card_testing",
+                     *           "environment": "sandbox",
+                     *           "status": "open",
+                     *           "blocked": false,
+                     *           "confirmedFraud": false,
+                     *           "signal": {
+                     *             "kind": "client_ip",
+                     *             "pseudonym": "pseudonym",
+                     *             "reason": "declined_threshold",
+                     *             "declinedCount": 0,
+                     *             "distinctCards": 0,
+                     *             "firstSeenAt": "2026-01-15T12:00:00.000Z",
+                     *             "lastSeenAt": "2026-01-15T12:00:00.000Z"
+                     *           },
+                     *           "emailStatus": "pending",
+                     *           "auditTrail": [
+                     *             {
+                     *               "action": "opened",
+                     *               "reason": "reason",
+                     *               "actorUserId": "actorUserId",
+                     *               "at": "2026-01-15T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "security_incident";
+                            id: string;
+                            /** @enum {string} */
+                            type: "card_testing";
+                            /** @enum {string} */
+                            environment: "sandbox" | "live";
+                            /** @enum {string} */
+                            status: "open" | "acknowledged" | "resolved";
+                            blocked: boolean;
+                            /**
+                             * @description A signal is a suspicion, never a finding
+                             * @enum {boolean}
+                             */
+                            confirmedFraud: false;
+                            signal: {
+                                /** @enum {string} */
+                                kind: "client_ip" | "device_id";
+                                /** @description Keyed hash of the address or device id (never the value itself) */
+                                pseudonym: string;
+                                /** @enum {string} */
+                                reason: "declined_threshold" | "distinct_cards_threshold";
+                                declinedCount: number;
+                                distinctCards: number;
+                                /** Format: date-time */
+                                firstSeenAt: string;
+                                /** Format: date-time */
+                                lastSeenAt: string;
+                            };
+                            /** @enum {string} */
+                            emailStatus: "pending" | "sent" | "failed" | "disabled";
+                            auditTrail: {
+                                /** @enum {string} */
+                                action: "opened" | "acknowledge" | "resolve" | "unblock" | "retry_email";
+                                reason: string;
+                                actorUserId: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -5263,8 +5791,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "security_incident",
+                     *       "id": "id",
+                     *       "type": "card_testing",
+                     *       "environment": "sandbox",
+                     *       "status": "open",
+                     *       "blocked": false,
+                     *       "confirmedFraud": false,
+                     *       "signal": {
+                     *         "kind": "client_ip",
+                     *         "pseudonym": "pseudonym",
+                     *         "reason": "declined_threshold",
+                     *         "declinedCount": 0,
+                     *         "distinctCards": 0,
+                     *         "firstSeenAt": "2026-01-15T12:00:00.000Z",
+                     *         "lastSeenAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "emailStatus": "pending",
+                     *       "auditTrail": [
+                     *         {
+                     *           "action": "opened",
+                     *           "reason": "reason",
+                     *           "actorUserId": "actorUserId",
+                     *           "at": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "security_incident";
+                        id: string;
+                        /** @enum {string} */
+                        type: "card_testing";
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved";
+                        blocked: boolean;
+                        /**
+                         * @description A signal is a suspicion, never a finding
+                         * @enum {boolean}
+                         */
+                        confirmedFraud: false;
+                        signal: {
+                            /** @enum {string} */
+                            kind: "client_ip" | "device_id";
+                            /** @description Keyed hash of the address or device id (never the value itself) */
+                            pseudonym: string;
+                            /** @enum {string} */
+                            reason: "declined_threshold" | "distinct_cards_threshold";
+                            declinedCount: number;
+                            distinctCards: number;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                        };
+                        /** @enum {string} */
+                        emailStatus: "pending" | "sent" | "failed" | "disabled";
+                        auditTrail: {
+                            /** @enum {string} */
+                            action: "opened" | "acknowledge" | "resolve" | "unblock" | "retry_email";
+                            reason: string;
+                            actorUserId: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`, `bad_request`. */
@@ -5458,8 +6060,125 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "flow_builder_metadata",
+                     *       "triggerEvents": [
+                     *         {
+                     *           "event": "payment.authorization_requested",
+                     *           "publishable": false
+                     *         }
+                     *       ],
+                     *       "nodeTypes": [
+                     *         {
+                     *           "type": "trigger",
+                     *           "label": "label",
+                     *           "category": "payment",
+                     *           "ports": [
+                     *             "ports"
+                     *           ],
+                     *           "terminal": false,
+                     *           "data": {},
+                     *           "publishable": false
+                     *         }
+                     *       ],
+                     *       "ruleFields": [
+                     *         {
+                     *           "field": "field",
+                     *           "kind": "number",
+                     *           "description": "description"
+                     *         }
+                     *       ],
+                     *       "operators": [
+                     *         {
+                     *           "operator": "eq",
+                     *           "description": "description",
+                     *           "value": "value"
+                     *         }
+                     *       ],
+                     *       "routeStrategies": [
+                     *         "priority"
+                     *       ],
+                     *       "templates": [
+                     *         {
+                     *           "id": "roteamento-por-ticket",
+                     *           "name": "name",
+                     *           "description": "description",
+                     *           "triggerEvent": "payment.authorization_requested",
+                     *           "graph": {
+                     *             "nodes": [
+                     *               {}
+                     *             ],
+                     *             "edges": [
+                     *               {}
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "nodes": {
+                     *           "min": 0,
+                     *           "max": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "flow_builder_metadata";
+                        triggerEvents: {
+                            /** @enum {string} */
+                            event: "payment.authorization_requested" | "invoice.payment_due" | "subscription.renewal" | "payment.retry_requested" | "manual";
+                            publishable: boolean;
+                        }[];
+                        nodeTypes: {
+                            /** @enum {string} */
+                            type: "trigger" | "condition" | "switch" | "set_variable" | "acquirer" | "antifraud" | "zero_auth" | "three_ds" | "review" | "route" | "capture" | "split" | "retry" | "delay" | "webhook" | "approve" | "decline";
+                            label: string;
+                            /** @example payment */
+                            category: string;
+                            /** @description Exit ports, each the sourcePort of an edge */
+                            ports: string[];
+                            /** @description No exit port: the flow ends here */
+                            terminal: boolean;
+                            /** @description Each data field of the node and what it holds */
+                            data: {
+                                [key: string]: string;
+                            };
+                            publishable: boolean;
+                        }[];
+                        ruleFields: {
+                            field: string;
+                            /** @example number */
+                            kind: string;
+                            description: string;
+                        }[];
+                        operators: {
+                            /** @example eq */
+                            operator: string;
+                            description: string;
+                            value: string;
+                        }[];
+                        routeStrategies: string[];
+                        templates: {
+                            /** @enum {string} */
+                            id: "roteamento-por-ticket" | "recorrencia-com-retentativa" | "marketplace-split";
+                            name: string;
+                            description: string;
+                            /** @enum {string} */
+                            triggerEvent: "payment.authorization_requested" | "invoice.payment_due" | "subscription.renewal" | "payment.retry_requested" | "manual";
+                            graph: {
+                                nodes: Record<string, never>[];
+                                edges: Record<string, never>[];
+                            };
+                        }[];
+                        limits: {
+                            nodes: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -6317,8 +7036,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "flow",
+                     *       "id": "id",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "flow";
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -9111,8 +9842,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "connector_account",
+                     *       "id": "id",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "connector_account";
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -9735,8 +10478,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "platform_billing_catalog",
+                     *       "version": 0,
+                     *       "currency": "currency",
+                     *       "plans": [
+                     *         {
+                     *           "code": "code",
+                     *           "name": "name",
+                     *           "monthlyFee": 0,
+                     *           "annualFee": 0,
+                     *           "includedPayments": 0,
+                     *           "perPayment": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "platform_billing_catalog";
+                        version: number;
+                        currency: string;
+                        plans: {
+                            code: string;
+                            name: string;
+                            monthlyFee: number;
+                            /** @description Prepaid: 10 monthly fees */
+                            annualFee: number;
+                            includedPayments: number;
+                            /** @description Each production payment past the included ones */
+                            perPayment: number;
+                        }[];
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -9830,8 +10604,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "platform_billing_access",
+                     *       "companyId": "companyId",
+                     *       "production": {
+                     *         "allowed": false,
+                     *         "through": "plan"
+                     *       },
+                     *       "trial": {
+                     *         "status": "active",
+                     *         "endedBy": "days",
+                     *         "endsAt": "2026-01-15T12:00:00.000Z",
+                     *         "daysLimit": 0,
+                     *         "paymentsLimit": 0,
+                     *         "paymentsUsed": 0,
+                     *         "paymentsRemaining": 0
+                     *       },
+                     *       "plan": {
+                     *         "object": "platform_subscription",
+                     *         "plan": {
+                     *           "code": "code",
+                     *           "name": "name",
+                     *           "monthlyFee": 0,
+                     *           "annualFee": 0,
+                     *           "includedPayments": 0,
+                     *           "perPayment": 0
+                     *         },
+                     *         "planVersion": 0,
+                     *         "billingInterval": "monthly",
+                     *         "status": "active",
+                     *         "startedAt": "2026-01-15T12:00:00.000Z",
+                     *         "paidThrough": "2026-01-15T12:00:00.000Z",
+                     *         "productionReleasedAt": "2026-01-15T12:00:00.000Z",
+                     *         "prepaidInvoiceId": "prepaidInvoiceId"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "platform_billing_access";
+                        companyId: string;
+                        production: {
+                            allowed: boolean;
+                            through: ("plan" | "trial") | null;
+                        };
+                        trial: {
+                            /** @enum {string} */
+                            status: "active" | "ended" | "not_eligible";
+                            endedBy: ("days" | "payments") | null;
+                            /** Format: date-time */
+                            endsAt: string;
+                            daysLimit: number;
+                            paymentsLimit: number;
+                            paymentsUsed: number;
+                            paymentsRemaining: number;
+                        };
+                        plan: {
+                            /** @enum {string} */
+                            object: "platform_subscription";
+                            plan: {
+                                code: string;
+                                name: string;
+                                monthlyFee: number;
+                                /** @description Prepaid: 10 monthly fees */
+                                annualFee: number;
+                                includedPayments: number;
+                                /** @description Each production payment past the included ones */
+                                perPayment: number;
+                            };
+                            planVersion: number;
+                            /** @enum {string} */
+                            billingInterval: "monthly" | "annual";
+                            /**
+                             * @description An annual plan waits for its prepaid invoice to be settled
+                             * @enum {string}
+                             */
+                            status: "active" | "awaiting_settlement";
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** Format: date-time */
+                            paidThrough: string | null;
+                            /** Format: date-time */
+                            productionReleasedAt: string | null;
+                            prepaidInvoiceId: string | null;
+                        } | null;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -9947,8 +10805,154 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "platform_subscription",
+                     *       "plan": {
+                     *         "code": "code",
+                     *         "name": "name",
+                     *         "monthlyFee": 0,
+                     *         "annualFee": 0,
+                     *         "includedPayments": 0,
+                     *         "perPayment": 0
+                     *       },
+                     *       "planVersion": 0,
+                     *       "billingInterval": "monthly",
+                     *       "status": "active",
+                     *       "startedAt": "2026-01-15T12:00:00.000Z",
+                     *       "paidThrough": "2026-01-15T12:00:00.000Z",
+                     *       "productionReleasedAt": "2026-01-15T12:00:00.000Z",
+                     *       "prepaidInvoiceId": "prepaidInvoiceId",
+                     *       "invoice": {
+                     *         "object": "platform_invoice",
+                     *         "id": "id",
+                     *         "kind": "monthly",
+                     *         "month": "2026-01",
+                     *         "currency": "currency",
+                     *         "status": "open",
+                     *         "overdue": false,
+                     *         "issuedAt": "2026-01-15T12:00:00.000Z",
+                     *         "dueAt": "2026-01-15T12:00:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "description": "description",
+                     *             "quantity": 0,
+                     *             "unitAmount": 1500,
+                     *             "amount": 1500
+                     *           }
+                     *         ],
+                     *         "total": 0,
+                     *         "receipts": [
+                     *           {
+                     *             "id": "id",
+                     *             "amount": 1500,
+                     *             "note": "note",
+                     *             "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "adjustments": [
+                     *           {
+                     *             "id": "id",
+                     *             "amount": 1500,
+                     *             "note": "note",
+                     *             "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "balance": 0,
+                     *         "paymentInstructions": {
+                     *           "beneficiary": "beneficiary",
+                     *           "pixKey": "pixKey",
+                     *           "pixCopyPaste": "pixCopyPaste",
+                     *           "boleto": "boleto",
+                     *           "bankAccount": "bankAccount"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "platform_subscription";
+                        plan: {
+                            code: string;
+                            name: string;
+                            monthlyFee: number;
+                            /** @description Prepaid: 10 monthly fees */
+                            annualFee: number;
+                            includedPayments: number;
+                            /** @description Each production payment past the included ones */
+                            perPayment: number;
+                        };
+                        planVersion: number;
+                        /** @enum {string} */
+                        billingInterval: "monthly" | "annual";
+                        /**
+                         * @description An annual plan waits for its prepaid invoice to be settled
+                         * @enum {string}
+                         */
+                        status: "active" | "awaiting_settlement";
+                        /** Format: date-time */
+                        startedAt: string;
+                        /** Format: date-time */
+                        paidThrough: string | null;
+                        /** Format: date-time */
+                        productionReleasedAt: string | null;
+                        prepaidInvoiceId: string | null;
+                        /** @description The prepaid invoice of an annual plan */
+                        invoice: {
+                            /** @enum {string} */
+                            object: "platform_invoice";
+                            id: string;
+                            /** @enum {string} */
+                            kind: "monthly" | "annual_prepaid";
+                            /**
+                             * @description The billed month; null for an annual prepaid invoice
+                             * @example 2026-01
+                             */
+                            month: string | null;
+                            currency: string;
+                            /**
+                             * @description An open invoice past its due date is also overdue
+                             * @enum {string}
+                             */
+                            status: "open" | "paid";
+                            overdue: boolean;
+                            /** Format: date-time */
+                            issuedAt: string;
+                            /** Format: date-time */
+                            dueAt: string;
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitAmount: number;
+                                amount: number;
+                            }[];
+                            total: number;
+                            receipts: {
+                                id: string;
+                                amount: number;
+                                note: string;
+                                /** Format: date-time */
+                                recordedAt: string;
+                            }[];
+                            adjustments: {
+                                id: string;
+                                amount: number;
+                                note: string;
+                                /** Format: date-time */
+                                recordedAt: string;
+                            }[];
+                            /** @description What is still due */
+                            balance: number;
+                            /** @description Only while an amount is due, as the operator configured them */
+                            paymentInstructions: {
+                                beneficiary: string;
+                                pixKey?: string;
+                                pixCopyPaste?: string;
+                                boleto?: string;
+                                bankAccount?: string;
+                            } | null;
+                        } | null;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`. */
@@ -10122,8 +11126,194 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "platform_billing_overview",
+                     *       "currency": "currency",
+                     *       "timeZone": "America/Sao_Paulo",
+                     *       "plan": {
+                     *         "object": "platform_subscription",
+                     *         "plan": {
+                     *           "code": "code",
+                     *           "name": "name",
+                     *           "monthlyFee": 0,
+                     *           "annualFee": 0,
+                     *           "includedPayments": 0,
+                     *           "perPayment": 0
+                     *         },
+                     *         "planVersion": 0,
+                     *         "billingInterval": "monthly",
+                     *         "status": "active",
+                     *         "startedAt": "2026-01-15T12:00:00.000Z",
+                     *         "paidThrough": "2026-01-15T12:00:00.000Z",
+                     *         "productionReleasedAt": "2026-01-15T12:00:00.000Z",
+                     *         "prepaidInvoiceId": "prepaidInvoiceId"
+                     *       },
+                     *       "currentMonth": {
+                     *         "month": "2026-01",
+                     *         "productionPayments": 0,
+                     *         "billedPayments": 0,
+                     *         "lines": [
+                     *           {
+                     *             "description": "description",
+                     *             "quantity": 0,
+                     *             "unitAmount": 1500,
+                     *             "amount": 1500
+                     *           }
+                     *         ],
+                     *         "partialInvoice": {
+                     *           "total": 0
+                     *         },
+                     *         "projection": {
+                     *           "productionPayments": 0,
+                     *           "lines": [
+                     *             {
+                     *               "description": "description",
+                     *               "quantity": 0,
+                     *               "unitAmount": 1500,
+                     *               "amount": 1500
+                     *             }
+                     *           ],
+                     *           "total": 0
+                     *         }
+                     *       },
+                     *       "previousMonth": {
+                     *         "month": "2026-01",
+                     *         "productionPayments": 0,
+                     *         "invoiceId": "invoiceId",
+                     *         "total": 0,
+                     *         "comparison": {
+                     *           "productionPayments": 0,
+                     *           "total": 0
+                     *         }
+                     *       },
+                     *       "sandboxUsage": {
+                     *         "month": "2026-01",
+                     *         "payments": 0,
+                     *         "billed": false
+                     *       },
+                     *       "nextInvoice": {
+                     *         "month": "2026-01",
+                     *         "issuesAt": "2026-01-15T12:00:00.000Z",
+                     *         "dueAt": "2026-01-15T12:00:00.000Z",
+                     *         "estimatedTotal": 0
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "id": "id",
+                     *           "kind": "monthly",
+                     *           "month": "2026-01",
+                     *           "total": 0,
+                     *           "balance": 0,
+                     *           "status": "open",
+                     *           "overdue": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "platform_billing_overview";
+                        currency: string;
+                        /** @example America/Sao_Paulo */
+                        timeZone: string;
+                        plan: {
+                            /** @enum {string} */
+                            object: "platform_subscription";
+                            plan: {
+                                code: string;
+                                name: string;
+                                monthlyFee: number;
+                                /** @description Prepaid: 10 monthly fees */
+                                annualFee: number;
+                                includedPayments: number;
+                                /** @description Each production payment past the included ones */
+                                perPayment: number;
+                            };
+                            planVersion: number;
+                            /** @enum {string} */
+                            billingInterval: "monthly" | "annual";
+                            /**
+                             * @description An annual plan waits for its prepaid invoice to be settled
+                             * @enum {string}
+                             */
+                            status: "active" | "awaiting_settlement";
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** Format: date-time */
+                            paidThrough: string | null;
+                            /** Format: date-time */
+                            productionReleasedAt: string | null;
+                            prepaidInvoiceId: string | null;
+                        } | null;
+                        currentMonth: {
+                            /** @example 2026-01 */
+                            month: string;
+                            productionPayments: number;
+                            billedPayments: number;
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitAmount: number;
+                                amount: number;
+                            }[];
+                            partialInvoice: {
+                                total: number;
+                            };
+                            projection: {
+                                productionPayments: number;
+                                lines: {
+                                    description: string;
+                                    quantity: number;
+                                    unitAmount: number;
+                                    amount: number;
+                                }[];
+                                total: number;
+                            };
+                        };
+                        previousMonth: {
+                            /** @example 2026-01 */
+                            month: string;
+                            productionPayments: number;
+                            invoiceId: string | null;
+                            total: number;
+                            comparison: {
+                                productionPayments: number;
+                                total: number;
+                            };
+                        };
+                        sandboxUsage: {
+                            /** @example 2026-01 */
+                            month: string;
+                            payments: number;
+                            /** @enum {boolean} */
+                            billed: false;
+                        };
+                        nextInvoice: {
+                            /** @example 2026-01 */
+                            month: string;
+                            /** Format: date-time */
+                            issuesAt: string;
+                            /** Format: date-time */
+                            dueAt: string;
+                            estimatedTotal: number;
+                        } | null;
+                        history: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "monthly" | "annual_prepaid";
+                            /** @example 2026-01 */
+                            month: string | null;
+                            total: number;
+                            balance: number;
+                            /**
+                             * @description An open invoice past its due date is also overdue
+                             * @enum {string}
+                             */
+                            status: "open" | "paid";
+                            overdue: boolean;
+                        }[];
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -10219,8 +11409,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "platform_invoice",
+                     *           "id": "id",
+                     *           "kind": "monthly",
+                     *           "month": "2026-01",
+                     *           "currency": "currency",
+                     *           "status": "open",
+                     *           "overdue": false,
+                     *           "issuedAt": "2026-01-15T12:00:00.000Z",
+                     *           "dueAt": "2026-01-15T12:00:00.000Z",
+                     *           "lines": [
+                     *             {
+                     *               "description": "description",
+                     *               "quantity": 0,
+                     *               "unitAmount": 1500,
+                     *               "amount": 1500
+                     *             }
+                     *           ],
+                     *           "total": 0,
+                     *           "receipts": [
+                     *             {
+                     *               "id": "id",
+                     *               "amount": 1500,
+                     *               "note": "note",
+                     *               "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "adjustments": [
+                     *             {
+                     *               "id": "id",
+                     *               "amount": 1500,
+                     *               "note": "note",
+                     *               "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "balance": 0,
+                     *           "paymentInstructions": {
+                     *             "beneficiary": "beneficiary",
+                     *             "pixKey": "pixKey",
+                     *             "pixCopyPaste": "pixCopyPaste",
+                     *             "boleto": "boleto",
+                     *             "bankAccount": "bankAccount"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "platform_invoice";
+                            id: string;
+                            /** @enum {string} */
+                            kind: "monthly" | "annual_prepaid";
+                            /**
+                             * @description The billed month; null for an annual prepaid invoice
+                             * @example 2026-01
+                             */
+                            month: string | null;
+                            currency: string;
+                            /**
+                             * @description An open invoice past its due date is also overdue
+                             * @enum {string}
+                             */
+                            status: "open" | "paid";
+                            overdue: boolean;
+                            /** Format: date-time */
+                            issuedAt: string;
+                            /** Format: date-time */
+                            dueAt: string;
+                            lines: {
+                                description: string;
+                                quantity: number;
+                                unitAmount: number;
+                                amount: number;
+                            }[];
+                            total: number;
+                            receipts: {
+                                id: string;
+                                amount: number;
+                                note: string;
+                                /** Format: date-time */
+                                recordedAt: string;
+                            }[];
+                            adjustments: {
+                                id: string;
+                                amount: number;
+                                note: string;
+                                /** Format: date-time */
+                                recordedAt: string;
+                            }[];
+                            /** @description What is still due */
+                            balance: number;
+                            /** @description Only while an amount is due, as the operator configured them */
+                            paymentInstructions: {
+                                beneficiary: string;
+                                pixKey?: string;
+                                pixCopyPaste?: string;
+                                boleto?: string;
+                                bankAccount?: string;
+                            } | null;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -10316,8 +11615,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "platform_invoice",
+                     *       "id": "id",
+                     *       "kind": "monthly",
+                     *       "month": "2026-01",
+                     *       "currency": "currency",
+                     *       "status": "open",
+                     *       "overdue": false,
+                     *       "issuedAt": "2026-01-15T12:00:00.000Z",
+                     *       "dueAt": "2026-01-15T12:00:00.000Z",
+                     *       "lines": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 0,
+                     *           "unitAmount": 1500,
+                     *           "amount": 1500
+                     *         }
+                     *       ],
+                     *       "total": 0,
+                     *       "receipts": [
+                     *         {
+                     *           "id": "id",
+                     *           "amount": 1500,
+                     *           "note": "note",
+                     *           "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "adjustments": [
+                     *         {
+                     *           "id": "id",
+                     *           "amount": 1500,
+                     *           "note": "note",
+                     *           "recordedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "balance": 0,
+                     *       "paymentInstructions": {
+                     *         "beneficiary": "beneficiary",
+                     *         "pixKey": "pixKey",
+                     *         "pixCopyPaste": "pixCopyPaste",
+                     *         "boleto": "boleto",
+                     *         "bankAccount": "bankAccount"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "platform_invoice";
+                        id: string;
+                        /** @enum {string} */
+                        kind: "monthly" | "annual_prepaid";
+                        /**
+                         * @description The billed month; null for an annual prepaid invoice
+                         * @example 2026-01
+                         */
+                        month: string | null;
+                        currency: string;
+                        /**
+                         * @description An open invoice past its due date is also overdue
+                         * @enum {string}
+                         */
+                        status: "open" | "paid";
+                        overdue: boolean;
+                        /** Format: date-time */
+                        issuedAt: string;
+                        /** Format: date-time */
+                        dueAt: string;
+                        lines: {
+                            description: string;
+                            quantity: number;
+                            unitAmount: number;
+                            amount: number;
+                        }[];
+                        total: number;
+                        receipts: {
+                            id: string;
+                            amount: number;
+                            note: string;
+                            /** Format: date-time */
+                            recordedAt: string;
+                        }[];
+                        adjustments: {
+                            id: string;
+                            amount: number;
+                            note: string;
+                            /** Format: date-time */
+                            recordedAt: string;
+                        }[];
+                        /** @description What is still due */
+                        balance: number;
+                        /** @description Only while an amount is due, as the operator configured them */
+                        paymentInstructions: {
+                            beneficiary: string;
+                            pixKey?: string;
+                            pixCopyPaste?: string;
+                            boleto?: string;
+                            bankAccount?: string;
+                        } | null;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -10484,6 +11881,34 @@ export interface operations {
                      *           "capturedAmount": 1500,
                      *           "refundedAmount": 1500,
                      *           "refundStatus": "partial",
+                     *           "clientSecret": "clientSecret",
+                     *           "nextAction": {
+                     *             "type": "pix",
+                     *             "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *           },
+                     *           "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *           "checkout": {
+                     *             "attemptsUsed": 0,
+                     *             "attemptsMax": 0,
+                     *             "attemptsRemaining": 0,
+                     *             "endedBy": "endedBy"
+                     *           },
+                     *           "review": {
+                     *             "status": "pending",
+                     *             "nodeId": "nodeId",
+                     *             "since": "2026-01-15T12:00:00.000Z",
+                     *             "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *             "note": "note"
+                     *           },
+                     *           "installments": 1,
+                     *           "initiator": "customer",
+                     *           "mitType": "mitType",
+                     *           "softDescriptor": "softDescriptor",
+                     *           "description": "description",
+                     *           "externalId": "externalId",
+                     *           "clientIp": "clientIp",
+                     *           "deviceId": "deviceId",
+                     *           "environment": "sandbox",
                      *           "decline": {
                      *             "reason": "INSUFFICIENT_FUNDS",
                      *             "label": "label",
@@ -10574,6 +11999,48 @@ export interface operations {
                             capturedAmount?: number;
                             refundedAmount?: number;
                             refundStatus?: ("partial" | "full") | null;
+                            /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                            clientSecret?: string | null;
+                            /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                            nextAction?: {
+                                /** @example pix */
+                                type: string;
+                                /** Format: date-time */
+                                expiresAt?: string | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description A checkout's deadline
+                             */
+                            actionExpiresAt?: string | null;
+                            checkout?: {
+                                attemptsUsed?: number;
+                                attemptsMax?: number;
+                                attemptsRemaining?: number;
+                                endedBy?: string | null;
+                            } | null;
+                            /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                            review?: {
+                                /** @enum {string} */
+                                status?: "pending" | "approved" | "declined";
+                                nodeId?: string;
+                                /** Format: date-time */
+                                since?: string;
+                                /** Format: date-time */
+                                decidedAt?: string | null;
+                                note?: string | null;
+                            } | null;
+                            installments?: number;
+                            /** @enum {string} */
+                            initiator?: "customer" | "merchant";
+                            mitType?: string | null;
+                            softDescriptor?: string | null;
+                            description?: string | null;
+                            externalId?: string | null;
+                            clientIp?: string | null;
+                            deviceId?: string | null;
+                            /** @enum {string} */
+                            environment?: "sandbox" | "live";
                             /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
                             decline?: {
                                 /** @example INSUFFICIENT_FUNDS */
@@ -10913,6 +12380,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -10999,21 +12494,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -11031,14 +12568,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -11047,7 +12584,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -11056,11 +12593,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -11068,15 +12605,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -11102,14 +12639,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -11564,6 +13101,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -11654,13 +13219,19 @@ export interface operations {
                      *       },
                      *       "flowExecution": {
                      *         "flowId": "flowId",
-                     *         "name": "name",
+                     *         "name": "Direct routing",
                      *         "version": 0,
+                     *         "status": "completed",
+                     *         "waitingFor": {},
+                     *         "outcome": {},
                      *         "steps": [
                      *           {
                      *             "nodeId": "nodeId",
                      *             "type": "type",
-                     *             "port": "port"
+                     *             "port": "port",
+                     *             "startedAt": "2026-01-15T12:00:00.000Z",
+                     *             "endedAt": "2026-01-15T12:00:00.000Z",
+                     *             "durationMs": 0
                      *           }
                      *         ]
                      *       },
@@ -11702,21 +13273,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -11734,14 +13347,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -11750,7 +13363,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -11759,11 +13372,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -11771,15 +13384,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -11805,14 +13418,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                         routing?: {
                             /** @enum {string} */
                             strategy?: "direct" | "flow";
@@ -11820,15 +13433,26 @@ export interface operations {
                             hasFallback?: boolean;
                             attemptCount?: number;
                         };
-                        /** @description The published flow that routed the payment: the nodes it went through and the port each was left by (null: the node ended the flow). */
+                        /** @description The run that routed the payment: the nodes it went through and the port each was left by (null: the node ended the flow). Direct routing (no published flow) has a run too, with flowId and version null. */
                         flowExecution?: {
-                            flowId?: string;
-                            name?: string;
-                            version?: number;
-                            steps?: {
+                            flowId: string | null;
+                            /** @example Direct routing */
+                            name: string;
+                            version: number | null;
+                            /** @example completed */
+                            status: string;
+                            /** @description What a paused run waits for (an acquirer outcome, a timer, a review decision...) */
+                            waitingFor: Record<string, never> | null;
+                            outcome: Record<string, never> | null;
+                            steps: {
                                 nodeId?: string;
                                 type?: string;
                                 port?: string | null;
+                                /** Format: date-time */
+                                startedAt?: string;
+                                /** Format: date-time */
+                                endedAt?: string;
+                                durationMs?: number;
                             }[];
                         } | null;
                         operations?: {
@@ -12033,6 +13657,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -12119,21 +13771,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -12151,14 +13845,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -12167,7 +13861,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -12176,11 +13870,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -12188,15 +13882,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -12222,14 +13916,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -12451,6 +14145,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -12537,21 +14259,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -12569,14 +14333,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -12585,7 +14349,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -12594,11 +14358,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -12606,15 +14370,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -12640,14 +14404,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -12878,6 +14642,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -12964,21 +14756,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -12996,14 +14830,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -13012,7 +14846,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -13021,11 +14855,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -13033,15 +14867,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -13067,14 +14901,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -13273,8 +15107,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "customer",
+                     *           "id": "cus_01J...",
+                     *           "name": "name",
+                     *           "email": "email",
+                     *           "document": "document",
+                     *           "documentType": "cpf",
+                     *           "phone": "phone",
+                     *           "birthDate": "birthDate",
+                     *           "address": {},
+                     *           "billingAddress": {},
+                     *           "shippingAddress": {},
+                     *           "metadata": {},
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object?: "customer";
+                            /** @example cus_01J... */
+                            id?: string;
+                            name?: string;
+                            email?: string | null;
+                            document?: string | null;
+                            documentType?: ("cpf" | "cnpj") | null;
+                            phone?: string | null;
+                            birthDate?: string | null;
+                            address?: Record<string, never> | null;
+                            billingAddress?: Record<string, never> | null;
+                            shippingAddress?: Record<string, never> | null;
+                            metadata?: Record<string, never>;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            /** Format: date-time */
+                            updatedAt?: string;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -14063,8 +15944,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "payment_method",
+                     *           "id": "pm_01J...",
+                     *           "type": "card",
+                     *           "customerId": "customerId",
+                     *           "card": {},
+                     *           "verification": {
+                     *             "status": "not_verified",
+                     *             "verifiedAt": "2026-01-15T12:00:00.000Z",
+                     *             "decline": {
+                     *               "reason": "INSUFFICIENT_FUNDS",
+                     *               "label": "label",
+                     *               "reversibility": "REVERSIBLE",
+                     *               "retryAction": "RETRY_LATER",
+                     *               "consumerMessage": "consumerMessage",
+                     *               "consumerMessages": {
+                     *                 "ptBR": "ptBR",
+                     *                 "en": "en"
+                     *               },
+                     *               "rawCode": "51"
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object?: "payment_method";
+                            /** @example pm_01J... */
+                            id?: string;
+                            /** @enum {string} */
+                            type?: "card";
+                            customerId?: string;
+                            card?: Record<string, never>;
+                            verification?: {
+                                /** @enum {string} */
+                                status?: "not_verified" | "valid" | "invalid" | "unavailable";
+                                /** Format: date-time */
+                                verifiedAt?: string | null;
+                                /** @description Why the issuer refused the card (invalid), classified like a payment decline */
+                                decline?: {
+                                    /** @example INSUFFICIENT_FUNDS */
+                                    reason?: string;
+                                    label?: string;
+                                    /** @enum {string} */
+                                    reversibility?: "REVERSIBLE" | "irreversible";
+                                    /** @example RETRY_LATER */
+                                    retryAction?: string;
+                                    /** @description Phrase for the buyer (pt-BR) */
+                                    consumerMessage?: string;
+                                    consumerMessages?: {
+                                        ptBR?: string;
+                                        en?: string;
+                                    };
+                                    /** @example 51 */
+                                    rawCode?: string;
+                                } | null;
+                            };
+                            /** Format: date-time */
+                            createdAt?: string;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -14512,8 +16464,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "payment_method",
+                     *       "id": "pm_01J...",
+                     *       "type": "card",
+                     *       "customerId": "customerId",
+                     *       "card": {},
+                     *       "verification": {
+                     *         "status": "not_verified",
+                     *         "verifiedAt": "2026-01-15T12:00:00.000Z",
+                     *         "decline": {
+                     *           "reason": "INSUFFICIENT_FUNDS",
+                     *           "label": "label",
+                     *           "reversibility": "REVERSIBLE",
+                     *           "retryAction": "RETRY_LATER",
+                     *           "consumerMessage": "consumerMessage",
+                     *           "consumerMessages": {
+                     *             "ptBR": "ptBR",
+                     *             "en": "en"
+                     *           },
+                     *           "rawCode": "51"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "payment_method";
+                        /** @example pm_01J... */
+                        id: string;
+                        /** @enum {string} */
+                        type?: "card";
+                        customerId?: string;
+                        card?: Record<string, never>;
+                        verification?: {
+                            /** @enum {string} */
+                            status?: "not_verified" | "valid" | "invalid" | "unavailable";
+                            /** Format: date-time */
+                            verifiedAt?: string | null;
+                            /** @description Why the issuer refused the card (invalid), classified like a payment decline */
+                            decline?: {
+                                /** @example INSUFFICIENT_FUNDS */
+                                reason?: string;
+                                label?: string;
+                                /** @enum {string} */
+                                reversibility?: "REVERSIBLE" | "irreversible";
+                                /** @example RETRY_LATER */
+                                retryAction?: string;
+                                /** @description Phrase for the buyer (pt-BR) */
+                                consumerMessage?: string;
+                                consumerMessages?: {
+                                    ptBR?: string;
+                                    en?: string;
+                                };
+                                /** @example 51 */
+                                rawCode?: string;
+                            } | null;
+                        };
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -14681,6 +16696,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -14767,21 +16810,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -14799,14 +16884,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -14815,7 +16900,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -14824,11 +16909,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -14836,15 +16921,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -14870,14 +16955,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -16019,6 +18104,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -16105,21 +18218,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -16137,14 +18292,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -16153,7 +18308,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -16162,11 +18317,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -16174,15 +18329,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -16208,14 +18363,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -16444,7 +18599,11 @@ export interface operations {
                      *         "brand": "brand",
                      *         "last4": "last4"
                      *       },
-                     *       "deviceFingerprint": {}
+                     *       "deviceFingerprint": {
+                     *         "provider": "provider",
+                     *         "sessionId": "sessionId",
+                     *         "scriptUrl": "scriptUrl"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -16480,7 +18639,12 @@ export interface operations {
                             brand?: string | null;
                             last4?: string;
                         } | null;
-                        deviceFingerprint?: Record<string, never> | null;
+                        /** @description The antifraud provider script to load before the card is entered (sessionId is the device session the authorization names); null when none. */
+                        deviceFingerprint?: {
+                            provider?: string;
+                            sessionId?: string;
+                            scriptUrl?: string;
+                        } | null;
                     };
                 };
             };
@@ -16822,7 +18986,11 @@ export interface operations {
                      *         "brand": "brand",
                      *         "last4": "last4"
                      *       },
-                     *       "deviceFingerprint": {}
+                     *       "deviceFingerprint": {
+                     *         "provider": "provider",
+                     *         "sessionId": "sessionId",
+                     *         "scriptUrl": "scriptUrl"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -16858,7 +19026,12 @@ export interface operations {
                             brand?: string | null;
                             last4?: string;
                         } | null;
-                        deviceFingerprint?: Record<string, never> | null;
+                        /** @description The antifraud provider script to load before the card is entered (sessionId is the device session the authorization names); null when none. */
+                        deviceFingerprint?: {
+                            provider?: string;
+                            sessionId?: string;
+                            scriptUrl?: string;
+                        } | null;
                     };
                 };
             };
@@ -17075,7 +19248,11 @@ export interface operations {
                      *         "brand": "brand",
                      *         "last4": "last4"
                      *       },
-                     *       "deviceFingerprint": {}
+                     *       "deviceFingerprint": {
+                     *         "provider": "provider",
+                     *         "sessionId": "sessionId",
+                     *         "scriptUrl": "scriptUrl"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -17111,7 +19288,12 @@ export interface operations {
                             brand?: string | null;
                             last4?: string;
                         } | null;
-                        deviceFingerprint?: Record<string, never> | null;
+                        /** @description The antifraud provider script to load before the card is entered (sessionId is the device session the authorization names); null when none. */
+                        deviceFingerprint?: {
+                            provider?: string;
+                            sessionId?: string;
+                            scriptUrl?: string;
+                        } | null;
                     };
                 };
             };
@@ -17441,6 +19623,60 @@ export interface operations {
             };
         };
     };
+    getSandboxDeviceFingerprintScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox antifraud provider's device fingerprint script (deviceFingerprint.scriptUrl of a sandbox payment's public view) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Error codes: `validation_failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "The request is invalid",
+                     *         "param": "body.amount",
+                     *         "details": [
+                     *           {
+                     *             "param": "body.amount",
+                     *             "message": "must be >= 1"
+                     *           }
+                     *         ],
+                     *         "requestId": "req_01JF3Q8Z4N6V2K7T9W5X1Y3C8D"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A failure of the service itself (5xx): the body carries only the request id */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCheckoutStylesheet: {
         parameters: {
             query?: never;
@@ -17520,8 +19756,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "charges": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /** @description The cited charges this account issued, each checked with the bank after this answer */
+                        charges: number;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`, `bad_request`. */
@@ -17681,6 +19927,34 @@ export interface operations {
                      *       "capturedAmount": 1500,
                      *       "refundedAmount": 1500,
                      *       "refundStatus": "partial",
+                     *       "clientSecret": "clientSecret",
+                     *       "nextAction": {
+                     *         "type": "pix",
+                     *         "expiresAt": "2026-01-15T12:00:00.000Z"
+                     *       },
+                     *       "actionExpiresAt": "2026-01-15T12:00:00.000Z",
+                     *       "checkout": {
+                     *         "attemptsUsed": 0,
+                     *         "attemptsMax": 0,
+                     *         "attemptsRemaining": 0,
+                     *         "endedBy": "endedBy"
+                     *       },
+                     *       "review": {
+                     *         "status": "pending",
+                     *         "nodeId": "nodeId",
+                     *         "since": "2026-01-15T12:00:00.000Z",
+                     *         "decidedAt": "2026-01-15T12:00:00.000Z",
+                     *         "note": "note"
+                     *       },
+                     *       "installments": 1,
+                     *       "initiator": "customer",
+                     *       "mitType": "mitType",
+                     *       "softDescriptor": "softDescriptor",
+                     *       "description": "description",
+                     *       "externalId": "externalId",
+                     *       "clientIp": "clientIp",
+                     *       "deviceId": "deviceId",
+                     *       "environment": "sandbox",
                      *       "decline": {
                      *         "reason": "INSUFFICIENT_FUNDS",
                      *         "label": "label",
@@ -17767,21 +20041,63 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        object?: "payment";
+                        object: "payment";
                         /** @example pay_01J... */
-                        id?: string;
+                        id: string;
                         /** @enum {string} */
-                        status?: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
-                        amount?: number;
-                        currency?: string;
-                        methodType?: string;
+                        status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "captured" | "failed" | "canceled" | "voided";
+                        amount: number;
+                        currency: string;
+                        methodType: string;
                         /** @enum {string} */
-                        captureMethod?: "automatic" | "manual";
-                        capturedAmount?: number;
-                        refundedAmount?: number;
-                        refundStatus?: ("partial" | "full") | null;
+                        captureMethod: "automatic" | "manual";
+                        capturedAmount: number;
+                        refundedAmount: number;
+                        refundStatus: ("partial" | "full") | null;
+                        /** @description While the payment awaits the buyer (requires_payment_method or requires_action): what the browser or app authenticates the public routes with; null afterwards */
+                        clientSecret: string | null;
+                        /** @description What the buyer does next: pay a Pix or boleto, or complete a 3DS step */
+                        nextAction: {
+                            /** @example pix */
+                            type: string;
+                            /** Format: date-time */
+                            expiresAt?: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description A checkout's deadline
+                         */
+                        actionExpiresAt: string | null;
+                        checkout: {
+                            attemptsUsed?: number;
+                            attemptsMax?: number;
+                            attemptsRemaining?: number;
+                            endedBy?: string | null;
+                        } | null;
+                        /** @description A flow's Manual review step: pending while the run waits for the merchant's decision */
+                        review: {
+                            /** @enum {string} */
+                            status?: "pending" | "approved" | "declined";
+                            nodeId?: string;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            decidedAt?: string | null;
+                            note?: string | null;
+                        } | null;
+                        installments: number;
+                        /** @enum {string} */
+                        initiator: "customer" | "merchant";
+                        mitType: string | null;
+                        softDescriptor: string | null;
+                        description: string | null;
+                        externalId: string | null;
+                        clientIp: string | null;
+                        deviceId: string | null;
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
                         /** @description Present when the issuer declined; classified by the ABECS-based decline table. */
-                        decline?: {
+                        decline: {
                             /** @example INSUFFICIENT_FUNDS */
                             reason?: string;
                             label?: string;
@@ -17799,14 +20115,14 @@ export interface operations {
                             rawCode?: string;
                         } | null;
                         /** @description Pix or boleto: money the bank reported paid after the payment was voided or expired (status stays canceled; payment.late_payment_received). Return it to the payer or honour the order. */
-                        latePayment?: {
+                        latePayment: {
                             amount?: number;
                             /** Format: date-time */
                             paidAt?: string | null;
                             /** Format: date-time */
                             recordedAt?: string;
                         } | null;
-                        error?: {
+                        error: {
                             code?: string;
                             message?: string;
                             stage?: string;
@@ -17815,7 +20131,7 @@ export interface operations {
                                 name?: string;
                             } | null;
                         } | null;
-                        fraudReview?: {
+                        fraudReview: {
                             /** @enum {string} */
                             status?: "pending" | "accepted" | "rejected" | "merchant_decided";
                             /** Format: date-time */
@@ -17824,11 +20140,11 @@ export interface operations {
                             resolvedAt?: string | null;
                         } | null;
                         /** Format: date-time */
-                        authorizationExpiresAt?: string | null;
-                        expiryAction?: ("notify" | "capture" | "void") | null;
-                        customerId?: string | null;
-                        paymentMethodId?: string | null;
-                        card?: {
+                        authorizationExpiresAt: string | null;
+                        expiryAction: ("notify" | "capture" | "void") | null;
+                        customerId: string | null;
+                        paymentMethodId: string | null;
+                        card: {
                             brand?: string | null;
                             bin?: string | null;
                             last4?: string | null;
@@ -17836,15 +20152,15 @@ export interface operations {
                             expYear?: number | null;
                             holderName?: string | null;
                         } | null;
-                        acquirer?: {
+                        acquirer: {
                             nsu?: string | null;
                             tid?: string | null;
                             authorizationCode?: string | null;
                             acquirerPaymentId?: string | null;
                         };
-                        connectorAccountId?: string | null;
-                        connector?: string | null;
-                        attempts?: {
+                        connectorAccountId: string | null;
+                        connector: string | null;
+                        attempts: {
                             id?: string;
                             connectorAccountId?: string;
                             connector?: string;
@@ -17870,14 +20186,14 @@ export interface operations {
                                 message?: string | null;
                             };
                         }[];
-                        hasFallback?: boolean;
-                        splits?: Record<string, never>[];
-                        metadata?: Record<string, never>;
-                        livemode?: boolean;
+                        hasFallback: boolean;
+                        splits: Record<string, never>[];
+                        metadata: Record<string, never>;
+                        livemode: boolean;
                         /** Format: date-time */
-                        createdAt?: string;
+                        createdAt: string;
                         /** Format: date-time */
-                        updatedAt?: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -18975,8 +21291,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_event_type_catalog",
+                     *       "allEventsWildcard": "*",
+                     *       "groups": [
+                     *         {
+                     *           "resource": "resource",
+                     *           "wildcard": "payment.*",
+                     *           "description": "description",
+                     *           "types": [
+                     *             {
+                     *               "type": "type",
+                     *               "description": "description",
+                     *               "emitted": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "testEventType": {
+                     *         "type": "webhook_endpoint.test",
+                     *         "description": "description",
+                     *         "subscribable": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_event_type_catalog";
+                        /** @enum {string} */
+                        allEventsWildcard: "*";
+                        groups: {
+                            resource: string;
+                            /** @example payment.* */
+                            wildcard: string;
+                            description: string;
+                            types: {
+                                type: string;
+                                description: string;
+                                /** @description False: subscribable, not produced in this version */
+                                emitted: boolean;
+                            }[];
+                        }[];
+                        testEventType: {
+                            /** @example webhook_endpoint.test */
+                            type: string;
+                            description: string;
+                            /** @enum {boolean} */
+                            subscribable: false;
+                        };
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -19070,8 +21434,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_summary",
+                     *       "endpoints": {
+                     *         "total": 0,
+                     *         "active": 0,
+                     *         "failing": 0,
+                     *         "switchedOff": 0,
+                     *         "disabled": 0,
+                     *         "autoDisabled": 0
+                     *       },
+                     *       "last24Hours": {
+                     *         "deliveries": 0,
+                     *         "succeeded": 0,
+                     *         "failed": 0,
+                     *         "exhausted": 0,
+                     *         "successRate": 0
+                     *       },
+                     *       "previous24Hours": {
+                     *         "deliveries": 0,
+                     *         "succeeded": 0,
+                     *         "failed": 0,
+                     *         "exhausted": 0,
+                     *         "successRate": 0
+                     *       },
+                     *       "change": {
+                     *         "deliveries": 0,
+                     *         "successRate": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_summary";
+                        endpoints: {
+                            total: number;
+                            active: number;
+                            failing: number;
+                            switchedOff: number;
+                            disabled: number;
+                            autoDisabled: number;
+                        };
+                        last24Hours: {
+                            deliveries: number;
+                            succeeded: number;
+                            failed: number;
+                            exhausted: number;
+                            /** @description Null without deliveries */
+                            successRate: number | null;
+                        };
+                        previous24Hours: {
+                            deliveries: number;
+                            succeeded: number;
+                            failed: number;
+                            exhausted: number;
+                            /** @description Null without deliveries */
+                            successRate: number | null;
+                        };
+                        change: {
+                            deliveries: number;
+                            successRate: number | null;
+                        };
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -19165,8 +21590,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_endpoint",
+                     *           "id": "whe_01J...",
+                     *           "url": "url",
+                     *           "description": "description",
+                     *           "enabledEvents": [
+                     *             "enabledEvents"
+                     *           ],
+                     *           "customHeaders": {},
+                     *           "enabled": false,
+                     *           "status": "active",
+                     *           "consecutiveFailures": 0,
+                     *           "disabledReason": "disabledReason",
+                     *           "secret": "secret",
+                     *           "secretRotation": {
+                     *             "previousSecretExpiresAt": "2026-01-15T12:00:00.000Z"
+                     *           },
+                     *           "environment": "sandbox",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *           "statistics": {},
+                     *           "canceledDeliveries": 0
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            /** @example whe_01J... */
+                            id: string;
+                            url: string;
+                            description: string | null;
+                            enabledEvents: string[];
+                            /** @description Extra headers sent with each delivery (values masked) */
+                            customHeaders: {
+                                [key: string]: string;
+                            };
+                            enabled: boolean;
+                            /** @enum {string} */
+                            status: "active" | "failing" | "disabled" | "auto_disabled";
+                            consecutiveFailures: number;
+                            disabledReason: string | null;
+                            /** @description Only on creation and rotation */
+                            secret?: string;
+                            secretRotation: {
+                                /** Format: date-time */
+                                previousSecretExpiresAt: string | null;
+                            };
+                            /** @enum {string} */
+                            environment: "sandbox" | "live";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Reads only (get and list): the last 24 hours of deliveries and the delivery policy */
+                            statistics?: Record<string, never>;
+                            /** @description Update only, when it switched the endpoint off: the queued deliveries canceled */
+                            canceledDeliveries?: number;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `unauthorized`. */
@@ -19306,31 +21799,46 @@ export interface operations {
                      *       "secretRotation": {
                      *         "previousSecretExpiresAt": "2026-01-15T12:00:00.000Z"
                      *       },
-                     *       "statistics": {}
+                     *       "environment": "sandbox",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "statistics": {},
+                     *       "canceledDeliveries": 0
                      *     }
                      */
                     "application/json": {
-                        /** @example webhook_endpoint */
-                        object?: string;
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
                         /** @example whe_01J... */
-                        id?: string;
-                        url?: string;
-                        description?: string | null;
-                        enabledEvents?: string[];
-                        customHeaders?: {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                        enabledEvents: string[];
+                        /** @description Extra headers sent with each delivery (values masked) */
+                        customHeaders: {
                             [key: string]: string;
                         };
-                        enabled?: boolean;
+                        enabled: boolean;
                         /** @enum {string} */
-                        status?: "active" | "failing" | "disabled" | "auto_disabled";
-                        consecutiveFailures?: number;
-                        disabledReason?: string | null;
+                        status: "active" | "failing" | "disabled" | "auto_disabled";
+                        consecutiveFailures: number;
+                        disabledReason: string | null;
                         /** @description Only on creation and rotation */
                         secret?: string;
-                        secretRotation?: {
-                            previousSecretExpiresAt?: string | null;
+                        secretRotation: {
+                            /** Format: date-time */
+                            previousSecretExpiresAt: string | null;
                         };
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Reads only (get and list): the last 24 hours of deliveries and the delivery policy */
                         statistics?: Record<string, never>;
+                        /** @description Update only, when it switched the endpoint off: the queued deliveries canceled */
+                        canceledDeliveries?: number;
                     };
                 };
             };
@@ -19525,31 +22033,46 @@ export interface operations {
                      *       "secretRotation": {
                      *         "previousSecretExpiresAt": "2026-01-15T12:00:00.000Z"
                      *       },
-                     *       "statistics": {}
+                     *       "environment": "sandbox",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "statistics": {},
+                     *       "canceledDeliveries": 0
                      *     }
                      */
                     "application/json": {
-                        /** @example webhook_endpoint */
-                        object?: string;
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
                         /** @example whe_01J... */
-                        id?: string;
-                        url?: string;
-                        description?: string | null;
-                        enabledEvents?: string[];
-                        customHeaders?: {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                        enabledEvents: string[];
+                        /** @description Extra headers sent with each delivery (values masked) */
+                        customHeaders: {
                             [key: string]: string;
                         };
-                        enabled?: boolean;
+                        enabled: boolean;
                         /** @enum {string} */
-                        status?: "active" | "failing" | "disabled" | "auto_disabled";
-                        consecutiveFailures?: number;
-                        disabledReason?: string | null;
+                        status: "active" | "failing" | "disabled" | "auto_disabled";
+                        consecutiveFailures: number;
+                        disabledReason: string | null;
                         /** @description Only on creation and rotation */
                         secret?: string;
-                        secretRotation?: {
-                            previousSecretExpiresAt?: string | null;
+                        secretRotation: {
+                            /** Format: date-time */
+                            previousSecretExpiresAt: string | null;
                         };
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Reads only (get and list): the last 24 hours of deliveries and the delivery policy */
                         statistics?: Record<string, never>;
+                        /** @description Update only, when it switched the endpoint off: the queued deliveries canceled */
+                        canceledDeliveries?: number;
                     };
                 };
             };
@@ -19686,8 +22209,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_endpoint",
+                     *       "id": "id",
+                     *       "deleted": true,
+                     *       "canceledDeliveries": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @description Queued deliveries canceled */
+                        canceledDeliveries: number;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -19854,31 +22392,46 @@ export interface operations {
                      *       "secretRotation": {
                      *         "previousSecretExpiresAt": "2026-01-15T12:00:00.000Z"
                      *       },
-                     *       "statistics": {}
+                     *       "environment": "sandbox",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "statistics": {},
+                     *       "canceledDeliveries": 0
                      *     }
                      */
                     "application/json": {
-                        /** @example webhook_endpoint */
-                        object?: string;
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
                         /** @example whe_01J... */
-                        id?: string;
-                        url?: string;
-                        description?: string | null;
-                        enabledEvents?: string[];
-                        customHeaders?: {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                        enabledEvents: string[];
+                        /** @description Extra headers sent with each delivery (values masked) */
+                        customHeaders: {
                             [key: string]: string;
                         };
-                        enabled?: boolean;
+                        enabled: boolean;
                         /** @enum {string} */
-                        status?: "active" | "failing" | "disabled" | "auto_disabled";
-                        consecutiveFailures?: number;
-                        disabledReason?: string | null;
+                        status: "active" | "failing" | "disabled" | "auto_disabled";
+                        consecutiveFailures: number;
+                        disabledReason: string | null;
                         /** @description Only on creation and rotation */
                         secret?: string;
-                        secretRotation?: {
-                            previousSecretExpiresAt?: string | null;
+                        secretRotation: {
+                            /** Format: date-time */
+                            previousSecretExpiresAt: string | null;
                         };
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Reads only (get and list): the last 24 hours of deliveries and the delivery policy */
                         statistics?: Record<string, never>;
+                        /** @description Update only, when it switched the endpoint off: the queued deliveries canceled */
+                        canceledDeliveries?: number;
                     };
                 };
             };
@@ -20090,31 +22643,46 @@ export interface operations {
                      *       "secretRotation": {
                      *         "previousSecretExpiresAt": "2026-01-15T12:00:00.000Z"
                      *       },
-                     *       "statistics": {}
+                     *       "environment": "sandbox",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "statistics": {},
+                     *       "canceledDeliveries": 0
                      *     }
                      */
                     "application/json": {
-                        /** @example webhook_endpoint */
-                        object?: string;
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
                         /** @example whe_01J... */
-                        id?: string;
-                        url?: string;
-                        description?: string | null;
-                        enabledEvents?: string[];
-                        customHeaders?: {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                        enabledEvents: string[];
+                        /** @description Extra headers sent with each delivery (values masked) */
+                        customHeaders: {
                             [key: string]: string;
                         };
-                        enabled?: boolean;
+                        enabled: boolean;
                         /** @enum {string} */
-                        status?: "active" | "failing" | "disabled" | "auto_disabled";
-                        consecutiveFailures?: number;
-                        disabledReason?: string | null;
+                        status: "active" | "failing" | "disabled" | "auto_disabled";
+                        consecutiveFailures: number;
+                        disabledReason: string | null;
                         /** @description Only on creation and rotation */
                         secret?: string;
-                        secretRotation?: {
-                            previousSecretExpiresAt?: string | null;
+                        secretRotation: {
+                            /** Format: date-time */
+                            previousSecretExpiresAt: string | null;
                         };
+                        /** @enum {string} */
+                        environment: "sandbox" | "live";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Reads only (get and list): the last 24 hours of deliveries and the delivery policy */
                         statistics?: Record<string, never>;
+                        /** @description Update only, when it switched the endpoint off: the queued deliveries canceled */
+                        canceledDeliveries?: number;
                     };
                 };
             };
@@ -20311,8 +22879,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_endpoint_secret",
+                     *       "endpointId": "endpointId",
+                     *       "secret": "whsec_...",
+                     *       "auditEventId": "auditEventId"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_endpoint_secret";
+                        endpointId: string;
+                        /**
+                         * @description The current signing secret
+                         * @example whsec_...
+                         */
+                        secret: string;
+                        /** @description The webhook_endpoint.secret_revealed event that recorded who asked */
+                        auditEventId: string;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`, `bad_request`. */
@@ -20488,8 +23074,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "id": "id",
+                     *       "endpointId": "endpointId",
+                     *       "eventId": "eventId",
+                     *       "eventType": "eventType",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "nextRetryAt": "2026-01-15T12:00:00.000Z",
+                     *       "test": false,
+                     *       "response": {
+                     *         "status": 0,
+                     *         "body": "body",
+                     *         "truncated": false
+                     *       },
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "request": {
+                     *         "method": "POST",
+                     *         "url": "url",
+                     *         "body": "body"
+                     *       },
+                     *       "error": "error"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_delivery";
+                        id: string;
+                        endpointId: string;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed" | "exhausted" | "disabled";
+                        attempts: number;
+                        /** Format: date-time */
+                        nextRetryAt: string | null;
+                        /** @description A webhook_endpoint.test delivery */
+                        test: boolean;
+                        response: {
+                            status: number | null;
+                            /** @description At most 8 KB */
+                            body: string;
+                            truncated: boolean;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        request: {
+                            /** @enum {string} */
+                            method: "POST";
+                            url: string;
+                            /** @description The exact signed body */
+                            body: string;
+                        };
+                        /** @description Why the endpoint gave no answer (connection refused, timeout, blocked address) */
+                        error: string | null;
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`, `bad_request`. */
@@ -20693,8 +23337,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_delivery",
+                     *           "id": "id",
+                     *           "endpointId": "endpointId",
+                     *           "eventId": "eventId",
+                     *           "eventType": "eventType",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "nextRetryAt": "2026-01-15T12:00:00.000Z",
+                     *           "test": false,
+                     *           "response": {
+                     *             "status": 0,
+                     *             "truncated": false
+                     *           },
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "webhook_delivery";
+                            id: string;
+                            endpointId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "exhausted" | "disabled";
+                            attempts: number;
+                            /** Format: date-time */
+                            nextRetryAt: string | null;
+                            /** @description A webhook_endpoint.test delivery */
+                            test: boolean;
+                            response: {
+                                status: number | null;
+                                truncated: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -20831,8 +23526,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "id": "id",
+                     *       "endpointId": "endpointId",
+                     *       "eventId": "eventId",
+                     *       "eventType": "eventType",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "nextRetryAt": "2026-01-15T12:00:00.000Z",
+                     *       "test": false,
+                     *       "response": {
+                     *         "status": 0,
+                     *         "body": "body",
+                     *         "truncated": false
+                     *       },
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "request": {
+                     *         "method": "POST",
+                     *         "url": "url",
+                     *         "headers": {},
+                     *         "body": "body"
+                     *       },
+                     *       "attemptHistory": [
+                     *         {
+                     *           "number": 0,
+                     *           "startedAt": "2026-01-15T12:00:00.000Z",
+                     *           "durationMs": 0,
+                     *           "responseStatus": 0,
+                     *           "succeeded": false,
+                     *           "error": "error"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_delivery";
+                        id: string;
+                        endpointId: string;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed" | "exhausted" | "disabled";
+                        attempts: number;
+                        /** Format: date-time */
+                        nextRetryAt: string | null;
+                        /** @description A webhook_endpoint.test delivery */
+                        test: boolean;
+                        response: {
+                            status: number | null;
+                            /** @description At most 8 KB */
+                            body: string;
+                            truncated: boolean;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        request: {
+                            /** @enum {string} */
+                            method: "POST";
+                            url: string | null;
+                            /** @description As sent (extra header values masked, no signature) */
+                            headers: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description The exact signed body */
+                            body: string;
+                        };
+                        attemptHistory: {
+                            number: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            responseStatus: number | null;
+                            succeeded: boolean;
+                            error: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description Error codes: `bad_request`. */
@@ -20969,8 +23743,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "id": "id",
+                     *       "endpointId": "endpointId",
+                     *       "eventId": "eventId",
+                     *       "eventType": "eventType",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "nextRetryAt": "2026-01-15T12:00:00.000Z",
+                     *       "test": false,
+                     *       "response": {
+                     *         "status": 0,
+                     *         "body": "body",
+                     *         "truncated": false
+                     *       },
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "request": {
+                     *         "method": "POST",
+                     *         "url": "url",
+                     *         "headers": {},
+                     *         "body": "body"
+                     *       },
+                     *       "attemptHistory": [
+                     *         {
+                     *           "number": 0,
+                     *           "startedAt": "2026-01-15T12:00:00.000Z",
+                     *           "durationMs": 0,
+                     *           "responseStatus": 0,
+                     *           "succeeded": false,
+                     *           "error": "error"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "webhook_delivery";
+                        id: string;
+                        endpointId: string;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed" | "exhausted" | "disabled";
+                        attempts: number;
+                        /** Format: date-time */
+                        nextRetryAt: string | null;
+                        /** @description A webhook_endpoint.test delivery */
+                        test: boolean;
+                        response: {
+                            status: number | null;
+                            /** @description At most 8 KB */
+                            body: string;
+                            truncated: boolean;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        request: {
+                            /** @enum {string} */
+                            method: "POST";
+                            url: string | null;
+                            /** @description As sent (extra header values masked, no signature) */
+                            headers: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description The exact signed body */
+                            body: string;
+                        };
+                        attemptHistory: {
+                            number: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            responseStatus: number | null;
+                            succeeded: boolean;
+                            error: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description Error codes: `invalid_json`, `bad_request`. */
