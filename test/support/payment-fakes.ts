@@ -554,7 +554,7 @@ export async function bankChargeDeps(clock: Clock = new SteppingClock()) {
     ...scope,
     name: 'Paula Pagadora',
     document: '52998224725',
-    address: { postalCode: '01310-100', line1: 'Av. Paulista', streetNumber: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+    address: { postalCode: '01310-100', line1: 'Av. Paulista', streetNumber: '1000', complement: null, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
     now: new Date('2026-03-01T12:00:00.000Z'),
   });
   await deps.customers.insert(TX, payer);
