@@ -20,6 +20,7 @@ import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
 import { merchantPaymentObject, paymentEventToOutbox, revealWith, type PaymentObject } from './payment-object';
 import { RunAdvance } from './run-advance';
+import { merchantFieldsOf } from './merchant-fields';
 
 /** Spec, Limits: a Pix charge lives 60 to 604800 seconds, 3600 unless the merchant says. */
 export const PIX_DEFAULT_EXPIRES_IN_SECONDS = 3600;
@@ -91,12 +92,7 @@ export class CreateBankChargePayment {
       methodType,
       customerId: customer!.id,
       card: null,
-      description: command.description ?? null,
-      externalId: command.externalId ?? null,
-      metadata: command.metadata,
-      clientIp: command.clientIp ?? null,
-      clientUserAgent: command.clientUserAgent ?? null,
-      deviceId: command.deviceId ?? null,
+      ...merchantFieldsOf(command),
       flowRun: newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null),
       now,
     });

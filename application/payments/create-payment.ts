@@ -13,6 +13,7 @@ import { canonicalIpAddress } from '../../domain/shared/ip-address';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
+import { merchantFieldsOf } from './merchant-fields';
 import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
 import { runContext } from './authorization-run';
 import { RunAdvance } from './run-advance';
@@ -156,12 +157,7 @@ export class CreatePayment {
       initiator: command.initiator,
       mitType: command.mitType ?? null,
       softDescriptor: command.softDescriptor ?? null,
-      description: command.description ?? null,
-      externalId: command.externalId ?? null,
-      metadata: command.metadata,
-      clientIp: command.clientIp ?? null,
-      clientUserAgent: command.clientUserAgent ?? null,
-      deviceId: command.deviceId ?? null,
+      ...merchantFieldsOf(command),
       splits,
       pinnedConnectorAccountId: source.pinnedAccountId,
       flowRun: newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null),

@@ -12,6 +12,7 @@ import type { TenantScope } from '../../domain/shared/environment';
 import type { CreateCardPaymentCommand } from './create-payment';
 import { openFingerprintSession } from './device-fingerprint';
 import type { PaymentDeps } from './payment-deps';
+import { merchantFieldsOf } from './merchant-fields';
 import { merchantPaymentObject, type PaymentObject } from './payment-object';
 
 /** The capability an account needs to tokenize a card in the buyer's browser. */
@@ -58,12 +59,7 @@ export class OpenCheckout {
       initiator: command.initiator,
       mitType: command.mitType ?? null,
       softDescriptor: command.softDescriptor ?? null,
-      description: command.description ?? null,
-      externalId: command.externalId ?? null,
-      metadata: command.metadata,
-      clientIp: command.clientIp ?? null,
-      clientUserAgent: command.clientUserAgent ?? null,
-      deviceId: command.deviceId ?? null,
+      ...merchantFieldsOf(command),
       // Only a flow the merchant named is kept: otherwise each attempt runs the environment's active flow of its time.
       flowId: command.flowId ?? null,
       splits,
