@@ -20,14 +20,14 @@ import { runContext } from './authorization-run';
 import type { PaymentDeps } from './payment-deps';
 import { merchantPaymentObject, paymentEventToOutbox, revealWith, type PaymentObject } from './payment-object';
 import { RunAdvance } from './run-advance';
-import { merchantFieldsOf } from './merchant-fields';
+import { merchantFieldsOf, type MerchantFields } from './merchant-fields';
 
 /** Spec, Limits: a Pix charge lives 60 to 604800 seconds, 3600 unless the merchant says. */
 export const PIX_DEFAULT_EXPIRES_IN_SECONDS = 3600;
 /** A boleto without dueDate is due this many days after its creation (docs/pix-boleto.md). */
 export const BOLETO_DEFAULT_DUE_DAYS = 3;
 
-export interface CreateBankChargePaymentCommand {
+export interface CreateBankChargePaymentCommand extends MerchantFields {
   readonly scope: TenantScope;
   readonly amount: number;
   readonly currency?: 'BRL' | string;
@@ -35,12 +35,6 @@ export interface CreateBankChargePaymentCommand {
   readonly pix?: { readonly expiresInSeconds?: number };
   readonly boleto?: Readonly<Record<string, unknown>>;
   readonly customerId?: string;
-  readonly description?: string;
-  readonly externalId?: string;
-  readonly metadata?: Record<string, string | number | boolean | null>;
-  readonly clientIp?: string;
-  readonly clientUserAgent?: string;
-  readonly deviceId?: string;
   readonly splits?: readonly unknown[];
   readonly idempotencyKey?: string;
   readonly flowId?: string;

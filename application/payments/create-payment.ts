@@ -13,7 +13,7 @@ import { canonicalIpAddress } from '../../domain/shared/ip-address';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { PaymentDeps } from './payment-deps';
-import { merchantFieldsOf } from './merchant-fields';
+import { merchantFieldsOf, type MerchantFields } from './merchant-fields';
 import { authorizeRequest, type FraudAnalysisInput } from './authorize-request';
 import { runContext } from './authorization-run';
 import { RunAdvance } from './run-advance';
@@ -23,7 +23,7 @@ import { CreateBankChargePayment } from './create-bank-charge-payment';
 import { OpenCheckout } from './open-checkout';
 import { splitShares } from '../../domain/payment/split-shares';
 
-export interface CreateCardPaymentCommand {
+export interface CreateCardPaymentCommand extends MerchantFields {
   readonly scope: TenantScope;
   readonly amount: number;
   readonly currency?: Currency;
@@ -50,12 +50,6 @@ export interface CreateCardPaymentCommand {
   readonly initiator?: Initiator;
   readonly mitType?: MitType;
   readonly softDescriptor?: string;
-  readonly description?: string;
-  readonly externalId?: string;
-  readonly metadata?: Record<string, string | number | boolean | null>;
-  readonly clientIp?: string;
-  readonly clientUserAgent?: string;
-  readonly deviceId?: string;
   readonly splits?: ReadonlyArray<{ recipientId: string; type: 'percentage' | 'fixed'; value: number; liableForChargeback?: boolean; chargeProcessingFee?: boolean }>;
   /** The split recipient that takes the cents left over by rounding percentage shares down. */
   readonly splitRemainderRecipientId?: string;
