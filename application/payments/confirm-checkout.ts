@@ -5,7 +5,9 @@
  * vault tokenized it, through the same executor and recorder as creation: tx1 counts the attempt and saves the run
  * with its first call's attempt id under a routing lease, the calls go out outside any transaction, tx2 records the
  * outcome (payment-checkout.ts decides what a decline means for the checkout). The server confirm does no 3DS: a
- * three_ds node follows its unavailable exit (so debit is not approved there).
+ * three_ds node follows its unavailable exit (so debit is not approved there). The card's brand retry budget
+ * (card-retry-budget.ts) holds the checkout as it holds a direct payment: a card over its brand's limit is not sent,
+ * and the attempt ends the checkout as the direct payment ends (failed, routing.stopReason brand_retry_limit).
  */
 import { SavedPaymentMethod } from '../../domain/customer/saved-payment-method';
 import type { CustomerPrimitives } from '../../domain/customer/customer';
@@ -20,6 +22,7 @@ import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import { authorizeRequest } from './authorize-request';
 import { runContext } from './authorization-run';
+import { CardRetryBudget } from './card-retry-budget';
 import { fraudAnalysisWithSession } from './device-fingerprint';
 import type { PaymentDeps } from './payment-deps';
 import { paymentEventToOutbox } from './payment-object';
@@ -68,11 +71,6 @@ export class ConfirmCheckout {
       throw new DomainError('validation_failed', 'saveCard needs a payment created with customerId: the card is saved on that customer.', { param: 'body.saveCard' });
     }
     await this.deps.security?.checkCardPayment({ ...scope, clientIp: p.clientIp, deviceId: p.deviceId });
-    const [accounts, flow, customer] = await Promise.all([this.deps.connectors.accounts(scope), this.flowOf(scope, p.flowId), this.customerOf(scope, p.customerId)]);
-    // Spec, creation rule 5: debit is charged only after the cardholder authenticates, at a published flow's three_ds node.
-    if (p.methodType === 'debit_card' && !flow?.graph.nodes.some((node) => node.type === 'three_ds')) {
-      throw new DomainError('checkout_not_configured', 'A debit card payment needs a published flow with a three_ds node (the cardholder authenticates before the debit); publish one, or take the payment as card.');
-    }
     const card: CardSummary = {
       brand: command.card.brand ?? null,
       bin: command.card.bin ?? null,
@@ -82,6 +80,19 @@ export class ConfirmCheckout {
       holderName: command.card.holderName ?? null,
     };
     const source = { token: command.card.token, isNetworkToken: false, card };
+    // The card's brand retry budget, as for a direct payment (create-payment.ts): the counts of every process, read
+    // alongside the accounts and flow (batched with the other histories asked in the same turn), asked before each
+    // call; each attempt sent is counted. Over budget, the run ends before any call (docs/checkout.md).
+    const [accounts, flow, customer, budget] = await Promise.all([
+      this.deps.connectors.accounts(scope),
+      this.flowOf(scope, p.flowId),
+      this.customerOf(scope, p.customerId),
+      CardRetryBudget.load({ counts: this.deps.retryCounts, clock: this.deps.clock, scope, card, token: source.token, amount: p.amount }),
+    ]);
+    // Spec, creation rule 5: debit is charged only after the cardholder authenticates, at a published flow's three_ds node.
+    if (p.methodType === 'debit_card' && !flow?.graph.nodes.some((node) => node.type === 'three_ds')) {
+      throw new DomainError('checkout_not_configured', 'A debit card payment needs a published flow with a three_ds node (the cardholder authenticates before the debit); publish one, or take the payment as card.');
+    }
 
     // The attempt's first step is taken on the payment as read, so the flow's antifraud and zero_auth nodes ahead of
     // its acquirer call are asked before anything is saved (run-advance.ts); tx1 applies it to the locked payment.
@@ -90,7 +101,7 @@ export class ConfirmCheckout {
     found.confirmCheckoutAttempt({ card, flowRun: flowRun(), now: this.deps.clock.now() });
     found.pullEvents();
     const graph = flow ? flow.graph : directRoutingGraph({ methodType: found.view().methodType }, accounts);
-    const context = runContext(found, graph, accounts, this.deps.random ?? Math.random);
+    const context = { ...runContext(found, graph, accounts, this.deps.random ?? Math.random), retryGate: budget };
     const stepContext = { ...context, now: this.deps.clock.now(), newAttemptId: () => this.deps.ids.next('att_') };
     let started: FlowStepResult = stepFlowRun(stepContext, found.view().flowRun!, { kind: 'start' });
     // The server confirm cannot authenticate the cardholder: a three_ds node leaves by its unavailable exit.
@@ -122,7 +133,7 @@ export class ConfirmCheckout {
 
     const { payment, plan } = taken;
     const saveCard = command.saveCard ? (tx: Transaction, approved: Payment) => this.saveCard(tx, approved, source) : undefined;
-    const finished = await this.advance.finish({ scope, payment, plan, request, context, card, ...(saveCard ? { alsoRecord: saveCard } : {}) });
+    const finished = await this.advance.finish({ scope, payment, plan, request, context, card, budget, ...(saveCard ? { alsoRecord: saveCard } : {}) });
     return finished.payment.toPrimitives();
   }
 
