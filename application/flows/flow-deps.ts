@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../../domain/ports/change-feed';
 import type { Clock } from '../../domain/ports/clock';
+import type { ConnectorCapabilities } from '../../domain/ports/connector-capabilities';
 import type { FlowRepository } from '../../domain/ports/flow-repository';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { RecipientRepository } from '../../domain/ports/recipient-repository';
@@ -15,4 +16,9 @@ export interface FlowDeps {
   readonly changes?: ChangeFeed;
   /** The environment's split recipients, which a split node names; without them a flow with split nodes is not published. */
   readonly recipients?: Pick<RecipientRepository, 'existingIds'>;
+  /**
+   * What each connector can do (its adapter's Describe), which publishing checks the nodes' accounts against; without
+   * it, or for a connector whose adapter cannot be described, capabilities are unknown and not checked.
+   */
+  readonly capabilities?: ConnectorCapabilities;
 }

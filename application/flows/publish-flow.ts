@@ -1,4 +1,4 @@
-import { accountIdsOf, publishProblems, splitRecipientIdsOf } from '../../domain/flow/publish-check';
+import { accountIdsOf, publishProblems, splitRecipientIdsOf, type AccountFacts } from '../../domain/flow/publish-check';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { FlowDeps } from './flow-deps';
@@ -10,11 +10,17 @@ import { flowObject } from './flow-object';
  * for its trigger event; the flow that was active stays published (payments may still name it by flowId) but
  * is no longer the default. One transaction, serialized per trigger event, so two flows published at once never
  * both end up active. Every fault of the graph is reported at once, in `details`.
+ *
+ * The accounts' capabilities are their adapters' (Describe), asked before the transaction so that no adapter call holds
+ * it (and the flow's locks) open; the catalog caches them and bounds each Describe by the connector deadline. A
+ * connector whose adapter cannot be described now (down, not configured) leaves its accounts' capabilities unknown:
+ * publishing does not refuse on capability grounds then, and the node checks again when it runs.
  */
 export class PublishFlow {
   constructor(private readonly deps: FlowDeps) {}
 
   async execute(scope: TenantScope, id: string, input: { version?: number } = {}) {
+    const capabilities = (await this.deps.capabilities?.known()) ?? new Map<string, readonly string[]>();
     return this.deps.transactor.run(async (tx) => {
       const flow = await this.deps.flows.find(tx, scope, id, { forUpdate: true });
       if (!flow) throw new NotFoundError('flow', id);
@@ -27,7 +33,13 @@ export class PublishFlow {
         throw new DomainError('validation_failed', `Flow ${id} has no version ${input.version}.`, { param: 'body.version' });
       }
       const graph = named?.graph ?? draft.graph;
-      const accounts = await this.deps.flows.holdAccounts(tx, scope, accountIdsOf(graph));
+      const held = await this.deps.flows.holdAccounts(tx, scope, accountIdsOf(graph));
+      const accounts = new Map<string, AccountFacts>(
+        [...held].map(([accountId, account]) => {
+          const known = capabilities.get(account.connectorSlug);
+          return [accountId, known ? { kind: account.kind, capabilities: known } : { kind: account.kind }];
+        }),
+      );
       const recipientIds = splitRecipientIdsOf(graph);
       const recipients = recipientIds.length && this.deps.recipients ? await this.deps.recipients.existingIds(tx, scope, recipientIds) : new Set<string>();
       const problems = publishProblems(graph, draft.triggerEvent, accounts, recipients);

@@ -34,9 +34,23 @@ export const MAX_SWITCH_CASES = 50;
 
 export interface AccountFacts {
   readonly kind: 'acquirer' | 'antifraud';
-  /** The account's effective capabilities, when the caller knows them (a zero_auth node needs zero_auth). */
+  /**
+   * The account's effective capabilities (its adapter's), when the caller knows them: a three_ds node's account needs
+   * three_ds, a zero_auth node's zero_auth, and the acquirer and route accounts after a split node split. Unknown (the
+   * adapter cannot be described now), nothing is refused on their grounds: the node checks again when it runs.
+   */
   readonly capabilities?: readonly string[];
 }
+
+/**
+ * What a node asks of the accounts it names, by node type. Acquirer and route nodes ask nothing of their own: a flow of
+ * payment.authorization_requested routes Pix and boleto payments too, and an account lacking the payment's method is
+ * skipped when the payment runs; after a split node they need split (splitPlacement).
+ */
+const NODE_NEEDS: Partial<Record<FlowNodeType, { readonly capability: string; readonly doing: string }>> = {
+  three_ds: { capability: 'three_ds', doing: 'cannot authenticate cardholders (three_ds)' },
+  zero_auth: { capability: 'zero_auth', doing: 'cannot verify cards (zero_auth)' },
+};
 
 /** Every connector account id the graph names (acquirer, route and the other account-bearing nodes). */
 export function accountIdsOf(graph: FlowGraph): string[] {
@@ -80,11 +94,17 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
 
   const index = indexGraph(graph);
   const next = (node: FlowNode) => index.next.get(node.id) ?? new Map<string, FlowNode>();
+  // Known capabilities only: an account whose adapter could not be described lacks nothing here.
+  const lacks = (id: string, capability: string): boolean => accounts.get(id)?.capabilities?.includes(capability) === false;
   const account = (node: FlowNode, id: unknown, param: string): void => {
     const fault = (message: string) => problems.push({ param: `${at(node)}.${param}`, message });
     if (typeof id !== 'string' || !id) fault(`Node ${node.id} (${node.type}) needs a connector account id.`);
     else if (!accounts.has(id)) fault(`Node ${node.id} names connector account ${id}, which does not exist in this environment.`);
     else if (accounts.get(id)!.kind !== 'acquirer') fault(`Node ${node.id} names connector account ${id}, which is not an acquirer.`);
+    else {
+      const need = NODE_NEEDS[node.type];
+      if (need && lacks(id, need.capability)) fault(`Node ${node.id} names connector account ${id}, which ${need.doing}.`);
+    }
   };
 
   for (const node of graph.nodes) {
@@ -138,8 +158,8 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         outcomePorts(node);
         break;
       case 'three_ds':
-        // The account that authenticates (an acquirer with the three_ds capability, checked when the node runs:
-        // capabilities are the adapter's); every exit is wired, so a result never leaves the run nowhere.
+        // The account that authenticates (an acquirer with the three_ds capability, when its adapter says what it can
+        // do; the node checks again when it runs); every exit is wired, so a result never leaves the run nowhere.
         account(node, node.data.connectorAccountId, 'data.connectorAccountId');
         for (const port of ['authenticated', 'failed', 'unavailable']) requireWired(port);
         break;
@@ -150,9 +170,6 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
         break;
       case 'zero_auth':
         account(node, node.data.connectorAccountId, 'data.connectorAccountId');
-        if (typeof node.data.connectorAccountId === 'string' && accounts.get(node.data.connectorAccountId)?.capabilities?.includes('zero_auth') === false) {
-          problems.push({ param: `${at(node)}.data.connectorAccountId`, message: `Node ${node.id} names connector account ${node.data.connectorAccountId}, which cannot verify cards (zero_auth).` });
-        }
         for (const port of ['valid', 'invalid', 'unavailable']) requireWired(port);
         break;
       case 'capture':
@@ -296,10 +313,12 @@ export function publishProblems(graph: FlowGraph, triggerEvent: FlowTriggerEvent
     const afterSplit = reachableFrom(splits);
     for (const node of graph.nodes) {
       if (!afterSplit.has(node.id) || (node.type !== 'acquirer' && node.type !== 'route')) continue;
-      const ids = node.type === 'acquirer' ? [node.data.connectorAccountId] : Array.isArray(node.data.connectorAccountIds) ? node.data.connectorAccountIds : [];
-      for (const id of ids) {
-        const capabilities = typeof id === 'string' ? accounts.get(id)?.capabilities : undefined;
-        if (capabilities && !capabilities.includes('split')) problems.push({ param: at(node), message: `Node ${node.id} follows a split node but names connector account ${String(id)}, which cannot execute splits.` });
+      const named: Array<[unknown, string]> =
+        node.type === 'acquirer'
+          ? [[node.data.connectorAccountId, 'data.connectorAccountId']]
+          : (Array.isArray(node.data.connectorAccountIds) ? node.data.connectorAccountIds : []).map((id, i) => [id, `data.connectorAccountIds[${i}]`]);
+      for (const [id, param] of named) {
+        if (typeof id === 'string' && lacks(id, 'split')) problems.push({ param: `${at(node)}.${param}`, message: `Node ${node.id} follows a split node but names connector account ${id}, which cannot execute splits.` });
       }
     }
   }

@@ -4,6 +4,12 @@ import type { FlowGraph, FlowTriggerEvent } from '../flow/flow-graph';
 import type { TenantScope } from '../shared/environment';
 import type { Transaction } from './transactor';
 
+/** A connector account a graph names, as publishing reads it: its kind and its connector (whose adapter says what it can do). */
+export interface HeldAccount {
+  readonly kind: AccountFacts['kind'];
+  readonly connectorSlug: string;
+}
+
 /** One published version of a flow: immutable once stored. */
 export interface FlowVersion {
   readonly flowId: string;
@@ -56,8 +62,8 @@ export interface FlowRepository {
   /** Published flows whose version in force names each account, by account id (absent: none). */
   publishedFlowsUsing(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>>;
   /**
-   * The named connector accounts that exist in the environment, with their kind, held against deletion until the
-   * transaction ends (a deletion checks usedByFlows under the account's row lock, so it waits for this publish).
+   * The named connector accounts that exist in the environment, with their kind and connector, held against deletion
+   * until the transaction ends (a deletion checks usedByFlows under the account's row lock, so it waits for this publish).
    */
-  holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, AccountFacts>>;
+  holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, HeldAccount>>;
 }

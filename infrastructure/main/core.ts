@@ -23,6 +23,9 @@ import { SqlEventOutbox } from '../messaging/sql-event-outbox';
 import { credentialsCipher } from './credentials-cipher';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { registerDatabaseGauges } from '../metrics/database-gauges';
+import type { ConnectorCatalog } from '../../domain/ports/connector-catalog';
+import { ProcessableConnectorCatalog } from '../../application/connector-account/processable-connector-catalog';
+import { GrpcConnectorCatalog } from '../connectors/grpc-connector-catalog';
 
 export interface AdapterAddress {
   readonly slug: string;
@@ -52,6 +55,13 @@ export interface Core {
   readonly metrics: ServiceMetrics;
   /** The connector adapters (acquirer and antifraud gRPC servers) this installation is configured with. */
   readonly adapters: readonly AdapterAddress[];
+  /**
+   * The catalog over `adapters` (each Describe cached, bounded by CONNECTOR_DEADLINE_MS), capabilities narrowed to what
+   * the core processes. One per process: connector accounts, routing and flow publishing read the same answers.
+   */
+  readonly connectorCatalog: ConnectorCatalog;
+  /** Closes the catalog's gRPC channels (the service's stop, once every module has stopped). */
+  closeConnectorCatalog(): void;
   readonly organizations: { readonly repository: SqlOrganizationRepository; readonly create: CreateOrganization };
   readonly apiKeys: {
     readonly repository: SqlApiKeyRepository;
@@ -85,8 +95,12 @@ export function createCore(parts: CoreParts): Core {
   const changes = new PostgresChangeFeed(transactor, parts.config.databaseUrl, logger.child({ component: 'change-feed' }));
   const apiKeyRepository = new SqlApiKeyRepository();
   const secrets = new RandomApiKeySecrets();
+  const adapterCatalog = new GrpcConnectorCatalog(parts.adapters, { deadlineMs: parts.config.connectorDeadlineMs });
   return {
     ...parts,
+    // Everything reads capabilities narrowed to what the core processes (domain/connector-account/supported-capabilities.ts).
+    connectorCatalog: new ProcessableConnectorCatalog(adapterCatalog),
+    closeConnectorCatalog: () => adapterCatalog.close(),
     transactor,
     changes,
     outbox: new SqlEventOutbox(ids, clock),

@@ -1,6 +1,7 @@
 /**
  * The flows capability: drafts, published versions and the active flow per trigger event (contract.md 4).
- * Needs no other module; built before connectors, which ask it which flows cite an account.
+ * Needs no other module; built before connectors, which ask it which flows cite an account. Publishing reads the
+ * accounts' capabilities from the core's connector catalog, the one connector accounts show.
  */
 import type { FlowDeps } from '../../application/flows/flow-deps';
 import { CreateFlow } from '../../application/flows/create-flow';
@@ -16,6 +17,7 @@ import { RunManualFlow } from '../../application/flows/run-manual-flow';
 import { SqlManualFlowRunRepository, SqlManualRunPayments } from '../persistence/manual-flow-run.repository';
 import { SqlFlowRepository } from '../persistence/flow.repository';
 import { SqlRecipientRepository } from '../persistence/recipient.repository';
+import { CatalogConnectorCapabilities } from '../../application/connector-account/catalog-connector-capabilities';
 import type { PaymentFlows } from '../../domain/ports/payment-flows';
 import type { ConnectorAccountUsage } from '../../domain/ports/connector-catalog';
 import type { Core } from './core';
@@ -39,6 +41,7 @@ export const FLOWS_MODULE: ModuleDefinition<unknown, FlowsServices> = {
       ids: core.ids,
       changes: core.changes,
       recipients: new SqlRecipientRepository(),
+      capabilities: new CatalogConnectorCapabilities(core.connectorCatalog),
     };
     const published = new PublishedFlows(deps);
     return {

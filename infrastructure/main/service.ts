@@ -133,6 +133,7 @@ export async function assembleService<Services extends object>(
       await core.changes.stop();
       for (const worker of runningWorkers.reverse()) await worker.stop().catch(() => undefined);
       for (const module of [...modules].reverse()) await module.stop?.().catch(() => undefined);
+      core.closeConnectorCatalog();
     },
   };
 }

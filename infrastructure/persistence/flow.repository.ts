@@ -1,8 +1,7 @@
 import { Flow, type FlowPrimitives } from '../../domain/flow/flow';
 import type { FlowGraph, FlowTriggerEvent } from '../../domain/flow/flow-graph';
-import type { AccountFacts } from '../../domain/flow/publish-check';
 import { tenantChangeKey } from '../../domain/ports/change-feed';
-import type { FlowListQuery, FlowRepository, FlowVersion, PublishedFlow } from '../../domain/ports/flow-repository';
+import type { FlowListQuery, FlowRepository, FlowVersion, HeldAccount, PublishedFlow } from '../../domain/ports/flow-repository';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import { announceChange, entityManager } from './mikro-orm-transactor';
@@ -156,14 +155,14 @@ export class SqlFlowRepository implements FlowRepository {
     return used;
   }
 
-  async holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, AccountFacts>> {
+  async holdAccounts(tx: Transaction, scope: TenantScope, accountIds: readonly string[]): Promise<Map<string, HeldAccount>> {
     if (accountIds.length === 0) return new Map();
-    const rows = await entityManager(tx).execute<Array<{ id: string; kind: AccountFacts['kind'] }>>(
-      `select id, kind from connector_accounts
+    const rows = await entityManager(tx).execute<Array<{ id: string; kind: HeldAccount['kind']; connector_slug: string }>>(
+      `select id, kind, connector_slug from connector_accounts
        where organization_id = ? and environment = ? and deleted_at is null and id = any (array[?]::text[])
        order by id for share`,
       [scope.organizationId, scope.environment, [...accountIds]],
     );
-    return new Map(rows.map((r) => [r.id, { kind: r.kind }]));
+    return new Map(rows.map((r) => [r.id, { kind: r.kind, connectorSlug: r.connector_slug }]));
   }
 }

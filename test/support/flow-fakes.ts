@@ -4,8 +4,7 @@
  */
 import { Flow } from '../../domain/flow/flow';
 import type { FlowTriggerEvent } from '../../domain/flow/flow-graph';
-import type { AccountFacts } from '../../domain/flow/publish-check';
-import type { FlowListQuery, FlowRepository, FlowVersion, PublishedFlow } from '../../domain/ports/flow-repository';
+import type { FlowListQuery, FlowRepository, FlowVersion, HeldAccount, PublishedFlow } from '../../domain/ports/flow-repository';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { TenantScope } from '../../domain/shared/environment';
 import type { FlowDeps } from '../../application/flows/flow-deps';
@@ -16,13 +15,13 @@ const key = (scope: TenantScope, id: string) => `${scope.organizationId}/${scope
 export class InMemoryFlows implements FlowRepository {
   readonly rows = new Map<string, ReturnType<Flow['toPrimitives']>>();
   readonly versions = new Map<string, FlowVersion[]>();
-  /** Connector accounts of each environment the graphs may name, with their kind. */
-  readonly accounts = new Map<string, AccountFacts>();
+  /** Connector accounts of each environment the graphs may name, with their kind and connector. */
+  readonly accounts = new Map<string, HeldAccount>();
   readonly lockedTriggers: FlowTriggerEvent[] = [];
 
-  /** Seeds an acquirer account the graphs may name. */
-  withAcquirer(scope: TenantScope, id: string): this {
-    this.accounts.set(key(scope, id), { kind: 'acquirer' });
+  /** Seeds an acquirer account the graphs may name (of the sandbox connector unless told). */
+  withAcquirer(scope: TenantScope, id: string, connectorSlug = 'sandbox'): this {
+    this.accounts.set(key(scope, id), { kind: 'acquirer', connectorSlug });
     return this;
   }
 
@@ -89,7 +88,7 @@ export class InMemoryFlows implements FlowRepository {
     return [...this.rows.values()].filter((r) => r.organizationId === scope.organizationId && r.environment === scope.environment && r.status === 'published');
   }
   async holdAccounts(_tx: Transaction, scope: TenantScope, accountIds: readonly string[]) {
-    const held = new Map<string, AccountFacts>();
+    const held = new Map<string, HeldAccount>();
     for (const id of accountIds) {
       const facts = this.accounts.get(key(scope, id));
       if (facts) held.set(id, facts);

@@ -3,29 +3,9 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import type { ApiResult } from '../../support/api-client';
+import { edge, node, threeDsGraph } from '../../support/builders/flow-graph.builder';
 
 const MINUTE = 60_000;
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
-
-/** trigger -> 3DS; authenticated or unavailable -> charge; failed -> decline; charge approved -> approve, declined -> decline. */
-const threeDsGraph = (accountId: string) => ({
-  nodes: [
-    node('trigger', 'trigger'),
-    node('auth', 'three_ds', { connectorAccountId: accountId }),
-    node('charge', 'acquirer', { connectorAccountId: accountId }),
-    node('approve', 'approve'),
-    node('decline', 'decline'),
-  ],
-  edges: [
-    edge('trigger', 'auth'),
-    edge('auth', 'charge', 'authenticated'),
-    edge('auth', 'decline', 'failed'),
-    edge('auth', 'charge', 'unavailable'),
-    edge('charge', 'approve', 'approved'),
-    edge('charge', 'decline', 'declined'),
-  ],
-});
 
 // Authentication values a test can search the whole database for afterwards.
 const CAVV = 'AAABCZIhcQAAAABZlyFxAAAAAAA3ds';

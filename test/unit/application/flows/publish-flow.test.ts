@@ -3,8 +3,9 @@ import { CreateFlow } from '../../../../application/flows/create-flow';
 import { PublishFlow } from '../../../../application/flows/publish-flow';
 import { UpdateFlow } from '../../../../application/flows/update-flow';
 import { DomainError, NotFoundError } from '../../../../domain/shared/domain-error';
+import type { ConnectorCapabilities } from '../../../../domain/ports/connector-capabilities';
 import { flowDeps } from '../../../support/flow-fakes';
-import { minimalGraph } from '../../domain/flow/fixtures';
+import { e, graph, minimalGraph, n } from '../../domain/flow/fixtures';
 
 const scope = { organizationId: 'org_1', environment: 'sandbox' as const };
 
@@ -13,6 +14,36 @@ async function setup() {
   world.flows.withAcquirer(scope, 'ca_1').withAcquirer(scope, 'ca_2');
   const create = (graph = minimalGraph('ca_1'), name = 'Routing') => new CreateFlow(world.deps).execute({ scope, name, graph });
   return { ...world, create, publish: new PublishFlow(world.deps), update: new UpdateFlow(world.deps) };
+}
+
+/** A three_ds node on account `authenticator`, then an acquirer on ca_1. */
+function threeDsGraph(authenticator: string) {
+  return graph(
+    [n('t', 'trigger'), n('3ds', 'three_ds', { connectorAccountId: authenticator }), n('a', 'acquirer', { connectorAccountId: 'ca_1' }), n('ok', 'approve'), n('no', 'decline')],
+    [e('t', '3ds'), e('3ds', 'a', 'authenticated'), e('3ds', 'no', 'failed'), e('3ds', 'no', 'unavailable'), e('a', 'ok', 'approved'), e('a', 'no', 'declined')],
+  );
+}
+
+/** Capabilities by connector slug, as adapters described them; records whether it was asked inside a transaction. */
+class FakeCapabilities implements ConnectorCapabilities {
+  askedInTransaction: boolean[] = [];
+  constructor(
+    private readonly bySlug: Record<string, readonly string[]>,
+    private readonly transactor: { open: number },
+  ) {}
+  async known() {
+    this.askedInTransaction.push(this.transactor.open > 0);
+    return new Map(Object.entries(this.bySlug));
+  }
+}
+
+async function setupWithCapabilities(bySlug: Record<string, readonly string[]>) {
+  const world = flowDeps();
+  world.flows.withAcquirer(scope, 'ca_1').withAcquirer(scope, 'ca_lean', 'lean').withAcquirer(scope, 'ca_down', 'down');
+  const capabilities = new FakeCapabilities(bySlug, world.transactor);
+  const deps = { ...world.deps, capabilities };
+  const create = (g: ReturnType<typeof graph>) => new CreateFlow(deps).execute({ scope, name: '3DS', graph: g });
+  return { ...world, capabilities, create, publish: new PublishFlow(deps) };
 }
 
 describe('PublishFlow', () => {
@@ -74,5 +105,31 @@ describe('PublishFlow', () => {
     const refusal = (await publish.execute(scope, id, { version: 3 }).catch((e: unknown) => e)) as DomainError;
     expect([refusal.code, refusal.meta.param]).to.deep.equal(['validation_failed', 'body.version']);
     await expect(publish.execute(scope, 'flw_missing')).to.be.rejectedWith(NotFoundError);
+  });
+
+  describe('the accounts\' capabilities, from their connectors\' adapters', () => {
+    it('refuses a three_ds node whose account\'s connector cannot authenticate, with the fault on its param, asked outside the transaction', async () => {
+      const { create, publish, capabilities, flows } = await setupWithCapabilities({ sandbox: ['card', 'three_ds'], lean: ['card'] });
+      const { id } = await create(threeDsGraph('ca_lean'));
+      const refusal = (await publish.execute(scope, id).catch((error: unknown) => error)) as DomainError;
+      expect([refusal.code, refusal.meta.param]).to.deep.equal(['validation_failed', 'graph.nodes[1].data.connectorAccountId']);
+      expect(refusal.meta.details).to.deep.equal([
+        { param: 'graph.nodes[1].data.connectorAccountId', message: 'Node 3ds names connector account ca_lean, which cannot authenticate cardholders (three_ds).' },
+      ]);
+      expect(capabilities.askedInTransaction).to.deep.equal([false]);
+      expect(flows.versions.size).to.equal(0);
+    });
+
+    it('publishes the same graph on an account whose connector can', async () => {
+      const { create, publish } = await setupWithCapabilities({ sandbox: ['card', 'three_ds'], lean: ['card'] });
+      const { id } = await create(threeDsGraph('ca_1'));
+      expect((await publish.execute(scope, id)).status).to.equal('published');
+    });
+
+    it('publishes when the account\'s adapter cannot be described now (capabilities unknown, not none)', async () => {
+      const { create, publish } = await setupWithCapabilities({ sandbox: ['card', 'three_ds'] });
+      const { id } = await create(threeDsGraph('ca_down'));
+      expect((await publish.execute(scope, id)).status).to.equal('published');
+    });
   });
 });

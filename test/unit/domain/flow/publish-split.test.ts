@@ -98,7 +98,7 @@ describe('publishing a split node', () => {
   });
 
   it('refuses an account after it known not to execute splits, and accepts one that does', () => {
-    expect(problemsOf(splitFirst(SELLER_90, 'ca_plain'))).to.deep.equal(['graph.nodes[2]: Node a follows a split node but names connector account ca_plain, which cannot execute splits.']);
+    expect(problemsOf(splitFirst(SELLER_90, 'ca_plain'))).to.deep.equal(['graph.nodes[2].data.connectorAccountId: Node a follows a split node but names connector account ca_plain, which cannot execute splits.']);
     expect(problemsOf(splitFirst(SELLER_90, 'ca_split'))).to.deep.equal([]);
   });
 });
