@@ -19,6 +19,7 @@ import { GrpcConnectorCatalog } from '../connectors/grpc-connector-catalog';
 import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
 import { NodeSecureRandom } from '../crypto/node-secure-random';
 import { checkGrpcHealth } from '../grpc/grpc-health.client';
+import { CallHistoryWriter } from '../persistence/call-history-writer';
 import { SqlConnectorAccountRepository } from '../persistence/connector-account.repository';
 import type { Core } from './core';
 import type { BuiltModule, ModuleDefinition } from './module';
@@ -58,9 +59,10 @@ export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServ
     const adapters = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
     // Everything reads capabilities narrowed to what the core processes (domain/connector-account/supported-capabilities.ts).
     const catalog = new ProcessableConnectorCatalog(adapters);
+    const callHistory = new CallHistoryWriter(core.transactor, core.logger.child({ component: 'call-history' }));
     const deps: ConnectorAccountDeps = {
       transactor: core.transactor,
-      accounts: new SqlConnectorAccountRepository(cipher),
+      accounts: new SqlConnectorAccountRepository(cipher, callHistory),
       catalog,
       validator: new AjvConnectorSchemaValidator(),
       clock: core.clock,
@@ -97,6 +99,8 @@ export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServ
       },
       async stop() {
         adapters.close();
+        // The calls of the last flush window are written before the database closes.
+        await callHistory.stop();
       },
     };
   },

@@ -15,8 +15,9 @@ import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
 import { openSealedText, sealText } from '../crypto/sealed-text';
 import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
+import { TRIM_CALLS_SQL, type CallHistoryWriter } from './call-history-writer';
 
-/** About one recorded call in this many trims the account's call history. */
+/** Without a call history writer, about one recorded call in this many trims the account's call history. */
 const TRIM_EVERY = 20;
 
 interface AccountRow {
@@ -58,7 +59,14 @@ export function webhookTokenContext(accountId: string): string {
  * read, never stored clear.
  */
 export class SqlConnectorAccountRepository implements ConnectorAccountRepository {
-  constructor(private readonly cipher: CredentialCipher) {}
+  /**
+   * `callHistory`: calls are written in batches off the caller's unit of work (call-history-writer.ts); without it
+   * (the CLI, tests of this repository), each call is queued in the caller's unit as before.
+   */
+  constructor(
+    private readonly cipher: CredentialCipher,
+    private readonly callHistory: CallHistoryWriter | null = null,
+  ) {}
 
   private fromRow(row: AccountRow): ConnectorAccount {
     const credentials = JSON.parse(
@@ -189,27 +197,18 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
   }
 
   async recordCall(tx: Transaction, scope: TenantScope, accountId: string, record: CallRecord): Promise<void> {
+    if (this.callHistory) {
+      this.callHistory.record(scope, accountId, record);
+      return;
+    }
     await deferWrite(
       tx,
       `insert into connector_account_health (account_id, kind, result, operation, latency_ms, occurred_at)
        select a.id, 'call', ?, ?, ?, ? from connector_accounts a where a.id = ? and a.organization_id = ? and a.environment = ?`,
       [record.outcome, record.operation, record.latencyMs, record.at, accountId, scope.organizationId, scope.environment],
     );
-    // Keep only the displayed window (plus slack) so the table does not grow with traffic. Trimming on
-    // every call would make concurrent payments of one account queue on the same rows, so about one call
-    // in TRIM_EVERY trims, which bounds the table at the window plus a few dozen rows per account. Rows another
-    // trim holds are skipped, never waited for: two trims in two transactions that each hold rows the other wants
-    // (a payment's tx2 shares its transaction with others', group-commit.ts) deadlocked, a second's stall.
-    if (Math.random() * TRIM_EVERY < 1) {
-      await deferWrite(
-        tx,
-        `delete from connector_account_health where id in (
-           select id from connector_account_health where account_id = ? and kind = 'call' and id <= (
-             select id from connector_account_health where account_id = ? and kind = 'call' order by id desc offset ? limit 1)
-           for update skip locked)`,
-        [accountId, accountId, RECENT_CALLS_WINDOW * 2],
-      );
-    }
+    // Keep only the displayed window (plus slack): about one call in TRIM_EVERY trims (see call-history-writer.ts).
+    if (Math.random() * TRIM_EVERY < 1) await deferWrite(tx, TRIM_CALLS_SQL, [accountId, accountId, RECENT_CALLS_WINDOW * 2]);
   }
 
   async clearHealth(tx: Transaction, accountId: string): Promise<void> {
@@ -219,6 +218,8 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
   async healthOf(tx: Transaction, accountIds: readonly string[]): Promise<Map<string, HealthHistory>> {
     const result = new Map<string, HealthHistory>();
     if (accountIds.length === 0) return result;
+    // Every call this process recorded before the read is in it.
+    await this.callHistory?.flush();
     const rows = await entityManager(tx).execute<
       Array<{ account_id: string; kind: 'verification' | 'call'; result: string; operation: string | null; message: string | null; latency_ms: number | null; occurred_at: Date | string }>
     >(
