@@ -1,5 +1,5 @@
 /**
- * The connectors capability: the catalog over the configured gRPC adapters, connector accounts with sealed
+ * The connectors capability: the catalog over the configured gRPC adapters (the core's), connector accounts with sealed
  * credentials, and the `connectorAccounts` directory (ConnectorAccountDirectory) later modules use for routing.
  * Needs flows' `connectorAccountUsage` (an account shows the published flows citing it, and may not be deleted then).
  */
@@ -8,14 +8,12 @@ import { ConnectorAccountDirectoryService } from '../../application/connector-ac
 import { CreateConnectorAccount } from '../../application/connector-account/create-connector-account';
 import { DeleteConnectorAccount } from '../../application/connector-account/delete-connector-account';
 import { ListConnectorCatalog } from '../../application/connector-account/list-connector-catalog';
-import { ProcessableConnectorCatalog } from '../../application/connector-account/processable-connector-catalog';
 import { GetConnectorAccount, ListConnectorAccounts } from '../../application/connector-account/read-connector-accounts';
 import { UpdateConnectorAccount } from '../../application/connector-account/update-connector-account';
 import { VerifyConnectorAccount, VerifyConnectorCredentials } from '../../application/connector-account/verify-connector-credentials';
 import type { ConnectorAccountUsage, ConnectorCatalog } from '../../domain/ports/connector-catalog';
 import { connectorRoutes } from '../../edge/routes/connector.routes';
 import { AjvConnectorSchemaValidator } from '../connectors/ajv-connector-schema-validator';
-import { GrpcConnectorCatalog } from '../connectors/grpc-connector-catalog';
 import { AesGcmCredentialCipher, loadCredentialKeys } from '../crypto/aes-gcm-credential-cipher';
 import { NodeSecureRandom } from '../crypto/node-secure-random';
 import { checkGrpcHealth } from '../grpc/grpc-health.client';
@@ -56,9 +54,8 @@ export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServ
   build(core: Core, needs: ConnectorsNeeds): BuiltModule<ConnectorsServices> {
     const { config } = core;
     const cipher = credentialCipher(core);
-    const adapters = new GrpcConnectorCatalog(core.adapters, { deadlineMs: config.connectorDeadlineMs });
-    // Everything reads capabilities narrowed to what the core processes (domain/connector-account/supported-capabilities.ts).
-    const catalog = new ProcessableConnectorCatalog(adapters);
+    // The core's catalog (its capabilities narrowed to what the core processes): flow publishing reads the same one.
+    const catalog = core.connectorCatalog;
     const callHistory = new CallHistoryWriter(core.transactor, core.logger.child({ component: 'call-history' }));
     const deps: ConnectorAccountDeps = {
       transactor: core.transactor,
@@ -98,7 +95,6 @@ export const CONNECTORS_MODULE: ModuleDefinition<ConnectorsNeeds, ConnectorsServ
         };
       },
       async stop() {
-        adapters.close();
         // The calls of the last flush window are written before the database closes.
         await callHistory.stop();
       },
