@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { ConnectorAccount } from '../../../domain/connector-account/connector-account';
 import { RECENT_CALLS_WINDOW, type CallRecord } from '../../../domain/connector-account/connector-account-health';
 import type { Transaction } from '../../../domain/ports/transactor';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
@@ -10,24 +9,11 @@ import { SqlConnectorAccountRepository } from '../../../infrastructure/persisten
 import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
+import { sandboxAccount } from '../../support/builders/connector-account.builder';
 
 const scope = { organizationId: 'org_calls', environment: 'sandbox' as const };
 
-function account(id: string, organizationId = scope.organizationId) {
-  return ConnectorAccount.create({
-    id,
-    scope: { ...scope, organizationId },
-    connectorSlug: 'sandbox',
-    kind: 'acquirer',
-    name: id,
-    credentials: { merchantId: `m-${id}`, apiKey: `k-${id}` },
-    config: {},
-    costBasisPoints: null,
-    enabled: true,
-    webhookToken: `tok-${id}`,
-    now: new Date('2026-11-26T10:00:00.000Z'),
-  });
-}
+const account = (id: string, organizationId = scope.organizationId) => sandboxAccount(id, { ...scope, organizationId });
 
 const call = (n: number, outcome: CallRecord['outcome'] = 'approved'): CallRecord => ({ outcome, operation: 'authorize', latencyMs: n, at: new Date(Date.UTC(2026, 10, 26, 10, 0, 0, n)) });
 

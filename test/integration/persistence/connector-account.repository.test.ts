@@ -1,7 +1,6 @@
 import chai, { expect } from 'chai';
 import chaiAsPromised from 'chai-as-promised';
 import { randomBytes } from 'node:crypto';
-import { ConnectorAccount } from '../../../domain/connector-account/connector-account';
 import type { Transaction } from '../../../domain/ports/transactor';
 import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-credential-cipher';
 import { SqlConnectorAccountRepository } from '../../../infrastructure/persistence/connector-account.repository';
@@ -10,26 +9,13 @@ import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/
 import pg from 'pg';
 import { RECENT_CALLS_WINDOW } from '../../../domain/connector-account/connector-account-health';
 import { createTestDatabase } from '../../support/test-infrastructure';
+import { sandboxAccount } from '../../support/builders/connector-account.builder';
 
 chai.use(chaiAsPromised);
 
 const scope = { organizationId: 'org_repo', environment: 'sandbox' as const };
 
-function account(id: string) {
-  return ConnectorAccount.create({
-    id,
-    scope,
-    connectorSlug: 'sandbox',
-    kind: 'acquirer',
-    name: id,
-    credentials: { merchantId: `m-${id}`, apiKey: `k-${id}` },
-    config: {},
-    costBasisPoints: null,
-    enabled: true,
-    webhookToken: `tok-${id}`,
-    now: new Date('2026-11-22T10:00:00.000Z'),
-  });
-}
+const account = (id: string) => sandboxAccount(id, scope);
 
 describe('connector account repository (PostgreSQL): sealed credentials and key rotation', () => {
   let orm: Orm;
