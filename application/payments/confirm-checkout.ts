@@ -14,9 +14,10 @@ import type { CustomerPrimitives } from '../../domain/customer/customer';
 import { directRoutingGraph } from '../../domain/flow-run/direct-graph';
 import { newFlowRun } from '../../domain/flow-run/flow-run';
 import { stepFlowRun, type FlowStepResult } from '../../domain/flow-run/flow-step';
-import type { Payment, CardSummary, PaymentPrimitives } from '../../domain/payment/payment';
+import { Payment, type CardSummary, type PaymentPrimitives } from '../../domain/payment/payment';
 import { isCheckoutExpired } from '../../domain/payment/payment-checkout';
 import type { PublishedFlow } from '../../domain/ports/flow-repository';
+import type { PaymentVersion } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -49,10 +50,13 @@ export interface ConfirmCheckoutCommand {
   readonly device?: { readonly userAgent?: string };
   /**
    * The payment as this request already read it (the browser's client secret check), taken over by the confirmation
-   * instead of reading it again; tx1 still locks and checks the stored payment before changing it.
+   * instead of reading it again; tx1 writes it only if the stored payment did not change since (updateIfUnchanged).
    */
   readonly payment?: Payment;
 }
+
+/** How many times tx1 runs when changes made meanwhile leave its checks holding (see guardedTx1). */
+const TX1_RUNS = 3;
 
 export class ConfirmCheckout {
   private readonly advance: RunAdvance;
@@ -95,8 +99,8 @@ export class ConfirmCheckout {
     }
 
     // The attempt's first step is taken on the payment as read, so the flow's antifraud and zero_auth nodes ahead of
-    // its acquirer call are asked before anything is saved (run-advance.ts); tx1 applies it to the locked payment.
-    const attemptsUsed = p.checkout?.attemptsUsed ?? 0;
+    // its acquirer call are asked before anything is saved (run-advance.ts); tx1 applies it to a copy of that payment.
+    const readAs = found.toPrimitives();
     const flowRun = () => newFlowRun(flow ? { flowId: flow.flowId, name: flow.name, version: flow.version } : null);
     found.confirmCheckoutAttempt({ card, flowRun: flowRun(), now: this.deps.clock.now() });
     found.pullEvents();
@@ -113,18 +117,13 @@ export class ConfirmCheckout {
     const request = withDevice(authorizeRequest(found.view(), source, { customer, ...(fraudAnalysis ? { fraudAnalysis } : {}) }), command.device);
     const first = await this.advance.nodesAhead({ scope, request, context, step: started });
 
-    const taken = await this.deps.transactor.run(async (tx) => {
-      const payment = await this.deps.payments.find(tx, scope, paymentId, { forUpdate: true });
-      if (!payment) throw new NotFoundError('payment', paymentId);
-      // Another request may have confirmed, voided or expired it since the first read.
-      const refusal = this.refusalOf(payment);
-      if (refusal) throw refusal;
-      if ((payment.view().checkout?.attemptsUsed ?? 0) !== attemptsUsed) {
-        throw new DomainError('invalid_state', `Payment ${paymentId} was confirmed by another request meanwhile; read it and confirm again if it still awaits a card.`);
-      }
+    // tx1 reads nothing: only queued writes, group-committed with the other units of this turn in one round trip.
+    // The payment is written only if nobody changed it since it was read (updateIfUnchanged); else nothing of the
+    // unit is kept, and the payment is read again to answer as the checks answer now.
+    const taken = await this.guardedTx1(scope, readAs, async (tx, payment, version) => {
       payment.confirmCheckoutAttempt({ card, flowRun: flowRun(), now: this.deps.clock.now() });
       const plan = this.advance.settle(payment, first, 'resume');
-      await this.deps.payments.update(tx, payment);
+      await this.deps.payments.updateIfUnchanged(tx, payment, version);
       await this.advance.save(tx, scope, payment, plan, request);
       const events = payment.pullEvents().map(paymentEventToOutbox);
       if (events.length) await this.deps.outbox.append(tx, events);
@@ -135,6 +134,30 @@ export class ConfirmCheckout {
     const saveCard = command.saveCard ? (tx: Transaction, approved: Payment) => this.saveCard(tx, approved, source) : undefined;
     const finished = await this.advance.finish({ scope, payment, plan, request, context, card, budget, ...(saveCard ? { alsoRecord: saveCard } : {}) });
     return finished.payment.toPrimitives();
+  }
+
+  /**
+   * tx1 on a copy of the payment as read. When another request changed it meanwhile, the refusal its checks give now
+   * (409 once it no longer awaits a card or another attempt was counted, 410 once its deadline passed); a change
+   * that leaves them holding (the same status and attempt count) is not refused: tx1 runs again on the payment as it
+   * is now, a few times at most.
+   */
+  private async guardedTx1<T>(scope: TenantScope, readAs: PaymentPrimitives, work: (tx: Transaction, payment: Payment, readAs: PaymentVersion) => Promise<T>): Promise<T> {
+    const meanwhile = () => new DomainError('invalid_state', `Payment ${readAs.id} was confirmed by another request meanwhile; read it and confirm again if it still awaits a card.`);
+    let base = readAs;
+    for (let run = 1; ; run += 1) {
+      try {
+        return await this.deps.transactor.run((tx) => work(tx, Payment.fromPrimitives(base), versionOf(base)));
+      } catch (error) {
+        if (!this.deps.payments.isChangedMeanwhile(error)) throw error;
+      }
+      const current = await this.deps.transactor.read((tx) => this.deps.payments.find(tx, scope, readAs.id));
+      if (!current) throw new NotFoundError('payment', readAs.id);
+      const refusal = this.refusalOf(current);
+      if (refusal) throw refusal;
+      if ((current.view().checkout?.attemptsUsed ?? 0) !== (readAs.checkout?.attemptsUsed ?? 0) || run >= TX1_RUNS) throw meanwhile();
+      base = current.toPrimitives();
+    }
   }
 
   /** 404 for another tenant's payment; 409 once it no longer awaits a card; 410 (and canceled) once its deadline passed. */
@@ -197,6 +220,11 @@ export class ConfirmCheckout {
 function isPaymentOf(payment: Payment | undefined, scope: TenantScope, paymentId: string): payment is Payment {
   const p = payment?.view();
   return p !== undefined && p.id === paymentId && p.organizationId === scope.organizationId && p.environment === scope.environment;
+}
+
+/** What tx1's checks relied on in the payment as read: its status, its checkout attempt count, its version. */
+function versionOf(p: PaymentPrimitives): PaymentVersion {
+  return { status: p.status, updatedAt: p.updatedAt, checkoutAttemptsUsed: p.checkout?.attemptsUsed ?? 0 };
 }
 
 /** The buyer's browser, as the confirmation describes it, for the acquirer's antifraud data. */

@@ -32,8 +32,8 @@ export interface CheckoutPass {
   readonly clientSecret: string;
   /**
    * The payment as the secret's check read it, at the start of this request: what the request's checks and views
-   * read, so a request reads it once (a change by another request is caught where it matters: the locked read of
-   * the transaction that changes the payment).
+   * read, so a request reads it once (a change by another request is caught where it matters: in the transaction
+   * that changes the payment, by its locked read, or, for the confirmation, by its write guarded on this copy).
    */
   readonly payment: Payment;
 }

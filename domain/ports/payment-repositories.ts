@@ -59,10 +59,30 @@ export interface SettlementSchedule {
   readonly settleTries: number;
 }
 
+/**
+ * What a guarded update expects of the stored payment: the status and checkout attempt count its checks relied on,
+ * and its `updatedAt` as a version (status transitions move it), so a change made meanwhile is refused rather than
+ * overwritten with the older copy.
+ */
+export interface PaymentVersion {
+  readonly status: PaymentPrimitives['status'];
+  readonly updatedAt: string;
+  readonly checkoutAttemptsUsed: number;
+}
+
 /** Persistence of the payment aggregate. Every read is scoped by organization and environment. */
 export interface PaymentRepository {
   insert(tx: Transaction, payment: Payment): Promise<void>;
   update(tx: Transaction, payment: Payment): Promise<void>;
+  /**
+   * `update`, queued with the unit's other writes (no round trip of its own), applied only if the stored payment is
+   * still as `readAs` describes it: nothing changed it since it was read, so checks made on that copy still hold and
+   * no change is overwritten. Otherwise the unit fails as a whole, nothing of it is recorded, and `isChangedMeanwhile`
+   * recognizes the error.
+   */
+  updateIfUnchanged(tx: Transaction, payment: Payment, readAs: PaymentVersion): Promise<void>;
+  /** True for the failure of a unit whose `updateIfUnchanged` found the payment changed since it was read. */
+  isChangedMeanwhile(error: unknown): boolean;
   /** `forUpdate` locks the row until commit (outcomes and operations re-check the state under the lock). */
   find(tx: Transaction, scope: TenantScope, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   /** Records that the payment was created under this Idempotency-Key (in the payment's first transaction). */

@@ -1,5 +1,5 @@
 import { Payment, type PaymentPrimitives } from '../../domain/payment/payment';
-import type { OperationIntent, PaymentRepository, PendingOperation, SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
+import type { OperationIntent, PaymentRepository, PaymentVersion, PendingOperation, SettlementSchedule, UnsettledOperation } from '../../domain/ports/payment-repositories';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { DeepReadonly } from '../../domain/shared/deep-readonly';
 import type { TenantScope } from '../../domain/shared/environment';
@@ -16,6 +16,20 @@ const INSERT_SQL = `insert into payments (${COLUMNS}) values (${COLUMN_NAMES.map
 /** Every column but the key (id, organization_id, environment), which the where clause names. */
 const UPDATE_SQL = `update payments set ${COLUMN_NAMES.slice(3).map((name) => `${name} = ${placeholder(name)}`).join(', ')}
   where id = ? and ${sameTenant()}`;
+/**
+ * UPDATE_SQL applied only to the row as it was read (the where clause sees the stored row, before the update), then
+ * payment_unchanged (Migration20261202000100PaymentWriteGuard) raises PAYMENT_CHANGED_SQLSTATE unless it changed
+ * exactly that row: the unit rolls back as a whole.
+ */
+const GUARDED_UPDATE_SQL = `with changed as (
+    ${UPDATE_SQL}
+      and status = ? and updated_at = ?::timestamptz and coalesce((doc->'checkout'->>'attemptsUsed')::int, 0) = ?
+    returning 1
+  )
+  select payment_unchanged((select count(*) from changed))`;
+
+/** Raised by payment_unchanged (Migration20261202000100PaymentWriteGuard). */
+const PAYMENT_CHANGED_SQLSTATE = 'PL002';
 
 function columnValues(p: DeepReadonly<PaymentPrimitives>): unknown[] {
   return [
@@ -48,6 +62,16 @@ export class SqlPaymentRepository implements PaymentRepository {
       organizationId,
       environment,
     ]);
+  }
+
+  async updateIfUnchanged(tx: Transaction, payment: Payment, readAs: PaymentVersion): Promise<void> {
+    const p = payment.view();
+    const [, organizationId, environment, ...rest] = columnValues(p);
+    await deferWrite(tx, GUARDED_UPDATE_SQL, [...rest, p.id, organizationId, environment, readAs.status, readAs.updatedAt, readAs.checkoutAttemptsUsed]);
+  }
+
+  isChangedMeanwhile(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === PAYMENT_CHANGED_SQLSTATE;
   }
 
   async find(tx: Transaction, scope: TenantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<Payment | null> {

@@ -12,7 +12,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { EventOutbox, NewEvent, StoredEvent } from '../../domain/ports/event-outbox';
 import type { IdGenerator } from '../../domain/ports/id-generator';
 import type { PaymentConnectorAccount, PaymentConnectors } from '../../domain/ports/payment-connectors';
-import type { CustomerListQuery, CustomerRepository, OperationIntent, PaymentListQuery, PaymentQueries, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
+import type { CustomerListQuery, CustomerRepository, OperationIntent, PaymentListQuery, PaymentQueries, PaymentVersion, SettlementSchedule, PaymentRepository, ProductionUsage, SavedPaymentMethodRepository } from '../../domain/ports/payment-repositories';
 import type { RecipientRepository } from '../../domain/ports/recipient-repository';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
 import { ConnectorFailure } from '../../domain/shared/connector-failure';
@@ -69,6 +69,13 @@ export class FakeOutbox implements EventOutbox {
   }
 }
 
+/** What InMemoryPayments.updateIfUnchanged throws when the stored payment changed since it was read. */
+export class PaymentChangedMeanwhileError extends Error {
+  constructor(readonly paymentId: string) {
+    super(`payment ${paymentId} changed since read`);
+  }
+}
+
 export class InMemoryPayments implements PaymentRepository {
   readonly rows = new Map<string, ReturnType<Payment['toPrimitives']>>();
   async insert(_tx: Transaction, payment: Payment) {
@@ -78,6 +85,23 @@ export class InMemoryPayments implements PaymentRepository {
   async update(_tx: Transaction, payment: Payment) {
     const p = payment.toPrimitives();
     this.rows.set(key(p, p.id), p);
+  }
+  /** Called before a guarded update compares: a test changes the stored payment there, as another request would. */
+  beforeGuardedUpdate: (() => void) | null = null;
+  /**
+   * Checks and writes at once, so a refused update throws before the unit's later writes run (FakeTransactor rolls
+   * nothing back): as in PostgreSQL, nothing of the unit is kept.
+   */
+  async updateIfUnchanged(_tx: Transaction, payment: Payment, readAs: PaymentVersion) {
+    this.beforeGuardedUpdate?.();
+    const p = payment.toPrimitives();
+    const stored = this.rows.get(key(p, p.id));
+    const unchanged = stored && stored.status === readAs.status && stored.updatedAt === readAs.updatedAt && (stored.checkout?.attemptsUsed ?? 0) === readAs.checkoutAttemptsUsed;
+    if (!unchanged) throw new PaymentChangedMeanwhileError(p.id);
+    this.rows.set(key(p, p.id), p);
+  }
+  isChangedMeanwhile(error: unknown) {
+    return error instanceof PaymentChangedMeanwhileError;
   }
   async find(_tx: Transaction, scope: TenantScope, id: string) {
     const p = this.rows.get(key(scope, id));

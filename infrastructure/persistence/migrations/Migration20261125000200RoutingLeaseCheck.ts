@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { countGuardFunction } from './count-guard-function';
 
 /**
  * `routing_lease_held(n)`: true when `n` is 1, else it raises SQLSTATE PL001 ("routing lease lost"). A request's tx2
@@ -7,14 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261125000200RoutingLeaseCheck extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`
-      create or replace function routing_lease_held(n bigint) returns boolean language plpgsql as $$
-      begin
-        if n <> 1 then
-          raise exception 'routing lease lost' using errcode = 'PL001';
-        end if;
-        return true;
-      end
-      $$;`);
+    this.addSql(countGuardFunction('routing_lease_held', 'routing lease lost', 'PL001'));
   }
 }

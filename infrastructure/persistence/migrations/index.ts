@@ -31,6 +31,7 @@ import { Migration20261130000900PlatformBilling } from './Migration2026113000090
 import { Migration20261201000100Subscriptions } from './Migration20261201000100Subscriptions';
 import { Migration20261201000200ManualFlowRuns } from './Migration20261201000200ManualFlowRuns';
 import { Migration20261201000500EventTraceContext } from './Migration20261201000500EventTraceContext';
+import { Migration20261202000100PaymentWriteGuard } from './Migration20261202000100PaymentWriteGuard';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -61,4 +62,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261201000100Subscriptions', class: Migration20261201000100Subscriptions },
   { name: 'Migration20261201000200ManualFlowRuns', class: Migration20261201000200ManualFlowRuns },
   { name: 'Migration20261201000500EventTraceContext', class: Migration20261201000500EventTraceContext },
+  { name: 'Migration20261202000100PaymentWriteGuard', class: Migration20261202000100PaymentWriteGuard },
 ];

@@ -57,21 +57,26 @@ describe('round trips per checkout confirmation and per card payment (REST edge,
     await service?.stop();
   });
 
-  it('a public confirm reads the payment once before its locked read in tx1, and the merchant\'s name from memory', async () => {
+  it('a public confirm reads the payment once, batched, writes tx1 guarded with no locked read, and names the merchant from memory', async () => {
     const { id, secret } = await checkout();
     const { result, statements } = await counted(() => confirm(id, secret));
     expect(result.status, JSON.stringify(result.body)).to.equal(201);
     expect(result.body).to.deep.include({ status: 'captured', merchant: { name: 'Loja Round Trips' } });
-    expect(paymentReads(statements), statements.join('\n')).to.have.length(2);
-    expect(paymentReads(statements)[1]).to.match(/for update$/);
+    // The one payment read is the secret check's, batched with the others asked in the same turn; tx1 reads nothing
+    // (no `for update`): its update is guarded on the payment as that read saw it (payment_unchanged), so it is only
+    // queued writes, group-committed with the other units of its turn.
+    expect(paymentReads(statements), statements.join('\n')).to.have.length(1);
+    expect(paymentReads(statements)[0]).to.match(/^select id, doc from payments where id = any\(/);
+    expect(statements.filter((s) => /for update/.test(s)), statements.join('\n')).to.deep.equal([]);
+    expect(statements.filter((s) => s.includes('payment_unchanged(')), statements.join('\n')).to.have.length(1);
     expect(statements.filter((s) => s.includes('from organizations')), statements.join('\n')).to.deep.equal([]);
-    // The arrival limit, the secret check, the key's begin, the card's brand retry history, tx1 (locked read, then its
-    // writes), tx2, the key's answer. The history is the one round trip the brand retry budget adds (8 instead of 7):
-    // it must be known before tx1, whose first step asks it, and it is read as the direct payment reads it, batched with
-    // every history asked in the same turn (read-batch.ts), so under load it costs a fraction of a round trip; alone it
-    // costs one.
+    // The arrival limit, the secret check, the key's begin, the card's brand retry history, tx1 (its guarded writes in
+    // one round trip: one fewer than the locked read and then the writes it replaced), tx2, the key's answer: 7. The
+    // history is the one round trip the brand retry budget adds: it must be known before tx1, whose first step asks it,
+    // and it is read as the direct payment reads it, batched with every history asked in the same turn (read-batch.ts),
+    // so under load it costs a fraction of a round trip; alone it costs one.
     expect(statements.filter((s) => s.includes('card_retry_counts')), statements.join('\n')).to.have.length(1);
-    expect(statements, statements.join('\n')).to.have.length.at.most(8);
+    expect(statements, statements.join('\n')).to.have.length.at.most(7);
   });
 
   it('a public view reads the payment once and names the merchant from memory', async () => {

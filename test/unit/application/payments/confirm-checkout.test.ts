@@ -4,7 +4,8 @@ import { CreatePayment } from '../../../../application/payments/create-payment';
 import { hourOf, type CardAttemptBucket, type CountedAttemptKind } from '../../../../domain/payment/retry/brand-retry-rules';
 import type { CardRetryCounts, CountedCard } from '../../../../domain/ports/card-retry-counts';
 import type { CheckoutSecrets } from '../../../../domain/ports/checkout-secrets';
-import { SteppingClock, account, declined, paymentDeps } from '../../../support/payment-fakes';
+import type { PaymentPrimitives } from '../../../../domain/payment/payment';
+import { SteppingClock, account, approved, declined, paymentDeps } from '../../../support/payment-fakes';
 
 const sandbox = { organizationId: 'org_1', environment: 'sandbox' as const };
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -69,6 +70,56 @@ describe('ConfirmCheckout: the card brand retry budget', () => {
     const { connectors, confirm, paymentId } = await checkoutWith(counts);
     connectors.script('ca_a', declined('51'));
     await confirm.execute({ scope: sandbox, paymentId, channel: 'server', card });
+    expect(connectors.calls).to.have.length(1);
+  });
+});
+
+describe('ConfirmCheckout: tx1 writes the payment only if it is still as read', () => {
+  /** Before tx1's guarded write, another request changes the stored payment as `patch` says. */
+  const changedMeanwhile = (payments: ReturnType<typeof paymentDeps>['payments'], paymentId: string, patch: (p: PaymentPrimitives) => PaymentPrimitives) => {
+    payments.beforeGuardedUpdate = () => {
+      payments.beforeGuardedUpdate = null;
+      const k = `${sandbox.organizationId}/${sandbox.environment}/${paymentId}`;
+      payments.rows.set(k, patch(payments.rows.get(k)!));
+    };
+  };
+  const later = (p: PaymentPrimitives) => new Date(Date.parse(p.updatedAt) + 1).toISOString();
+
+  it('another confirmation counted meanwhile: 409 invalid_state, no call, nothing of tx1 kept', async () => {
+    const { connectors, confirm, paymentId, payments, outbox } = await checkoutWith(new InMemoryRetryCounts());
+    changedMeanwhile(payments, paymentId, (p) => ({ ...p, status: 'processing', updatedAt: later(p), checkout: { ...p.checkout!, attemptsUsed: 1 }, description: 'the other confirm' }));
+    const refused = await confirm.execute({ scope: sandbox, paymentId, channel: 'server', card }).then(() => null, (error: unknown) => error);
+    expect(refused).to.include({ code: 'invalid_state' });
+    expect(connectors.calls, 'no acquirer call').to.deep.equal([]);
+    const stored = (await payments.find({} as never, sandbox, paymentId))!.view();
+    expect(stored).to.deep.include({ status: 'processing', description: 'the other confirm' });
+    expect(outbox.events).to.deep.equal([]);
+  });
+
+  it('the same attempt count but no longer awaiting a card (voided meanwhile): 409 invalid_state', async () => {
+    const { connectors, confirm, paymentId, payments } = await checkoutWith(new InMemoryRetryCounts());
+    changedMeanwhile(payments, paymentId, (p) => ({ ...p, status: 'canceled', updatedAt: later(p) }));
+    const refused = await confirm.execute({ scope: sandbox, paymentId, channel: 'browser', card }).then(() => null, (error: unknown) => error);
+    expect(refused).to.include({ code: 'invalid_state' });
+    expect(connectors.calls).to.deep.equal([]);
+  });
+
+  it('expired meanwhile: 410 payment_expired', async () => {
+    const { connectors, confirm, paymentId, payments } = await checkoutWith(new InMemoryRetryCounts());
+    changedMeanwhile(payments, paymentId, (p) => ({ ...p, status: 'canceled', updatedAt: later(p), checkout: { ...p.checkout!, endedBy: 'expired' } }));
+    const refused = await confirm.execute({ scope: sandbox, paymentId, channel: 'browser', card }).then(() => null, (error: unknown) => error);
+    expect(refused).to.include({ code: 'payment_expired' });
+    expect(connectors.calls).to.deep.equal([]);
+  });
+
+  it('a change meanwhile that leaves the checks holding is kept, and tx1 runs again on the payment as it is now', async () => {
+    const { connectors, confirm, paymentId, payments } = await checkoutWith(new InMemoryRetryCounts());
+    connectors.script('ca_a', approved());
+    changedMeanwhile(payments, paymentId, (p) => ({ ...p, updatedAt: later(p), description: 'changed meanwhile' }));
+    const result = await confirm.execute({ scope: sandbox, paymentId, channel: 'server', card });
+    expect(result.status).to.equal('captured');
+    expect(result.description).to.equal('changed meanwhile');
+    expect(result.checkout).to.include({ attemptsUsed: 1 });
     expect(connectors.calls).to.have.length(1);
   });
 });
