@@ -37,7 +37,7 @@ import type { Clock } from '../../domain/ports/clock';
 import type { Logger } from '../logging/logger';
 import type { Orm } from '../persistence/orm';
 import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from '../persistence/webhook-delivery.repository';
-import { inSpan, SpanKind } from '../tracing/tracing';
+import { contextOf, detached, inSpan, SpanKind, tracingRequestedOrStarted } from '../tracing/tracing';
 
 /** Failing endpoints remembered per process; beyond, the oldest failure is forgotten (its endpoint gets the full bound). */
 const MAX_REMEMBERED_FAILING = 10_000;
@@ -221,10 +221,13 @@ export class WebhookDeliveryDispatcher {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, delayMs);
+    // Nudged from a fan-out or a recorded attempt, the timer would carry that event's trace into every later claim.
+    this.timer = detached(() =>
+      setTimeout(() => {
+        this.timer = null;
+        void this.tick();
+      }, delayMs),
+    );
   }
 
   private tick(): Promise<void> {
@@ -240,7 +243,8 @@ export class WebhookDeliveryDispatcher {
           this.again = false;
           const free = this.maxConcurrent - this.leased;
           if (free <= 0) break;
-          const claimed = await this.claim(free);
+          const rows = await this.claim(free);
+          const claimed = rows.map((row) => row.delivery);
           // A claim that got less than it asked for left nothing due behind.
           this.backlog = claimed.length === free;
           if (!this.backlog) this.waitingForClaim.clear();
@@ -253,7 +257,8 @@ export class WebhookDeliveryDispatcher {
             for (const delivery of claimed) this.drop(delivery.state.endpointId); // the leases expire and they are claimed again
             throw error;
           }
-          for (const delivery of claimed) this.launch(delivery, endpoints.get(delivery.state.endpointId) ?? null);
+          // A claimed delivery (a retry, or one left to the claim) continues its event's trace, like a handover does.
+          for (const { delivery, traceparent } of rows) this.launch(delivery, endpoints.get(delivery.state.endpointId) ?? null, undefined, traceparent);
           if (claimed.length === free) this.again = true;
         } while (this.again && !this.stopped);
       } catch (error) {
@@ -266,10 +271,14 @@ export class WebhookDeliveryDispatcher {
     return this.ticking;
   }
 
-  /** Sends a leased delivery; with `stored` (a handover sent while its row is inserted), records it only if stored. */
-  private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null, stored?: Promise<boolean>): void {
-    // A handover is launched in the fan-out consumer's context: the delivery's span is a child of the event's trace.
-    const run = inSpan('webhook.deliver', { kind: SpanKind.CLIENT, attributes: { 'webhook.delivery.id': delivery.id, 'webhook.endpoint.id': delivery.state.endpointId } }, () =>
+  /**
+   * Sends a leased delivery; with `stored` (a handover sent while its row is inserted), records it only if stored.
+   * `traceparent` is the event's (from its outbox row) for a claimed delivery; a handover has none and is launched in
+   * the fan-out consumer's context: either way the delivery's span is a child of the event's trace.
+   */
+  private launch(delivery: WebhookDelivery, endpoint: WebhookEndpoint | null, stored?: Promise<boolean>, traceparent?: string | null): void {
+    const attributes = { 'webhook.delivery.id': delivery.id, 'webhook.endpoint.id': delivery.state.endpointId };
+    const run = inSpan('webhook.deliver', { kind: SpanKind.CLIENT, attributes, parent: contextOf(traceparent) }, () =>
       this.attempt.send(delivery, endpoint, this.options.workerId),
     )
       .then(
@@ -322,13 +331,16 @@ export class WebhookDeliveryDispatcher {
     });
   }
 
-  private async claim(limit: number): Promise<WebhookDelivery[]> {
+  private async claim(limit: number): Promise<Array<{ delivery: WebhookDelivery; traceparent: string | null }>> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const em = this.orm.em.fork({ useContext: false });
     // Loose index scan over endpoints with queued work, then per endpoint its earliest due unleased
     // deliveries up to the endpoint's free slots; the overall earliest of those are leased.
-    const rows = await em.execute<DeliveryRow[]>(
+    // With tracing on, each claimed row also brings its event's traceparent (a primary-key lookup in the same
+    // statement, no round trip); off, the lookup is left out and a claim costs what it did.
+    const traceparent = tracingRequestedOrStarted() ? '(select e.traceparent from events e where e.id = webhook_deliveries.event_id)' : 'null::text';
+    const rows = await em.execute<Array<DeliveryRow & { traceparent: string | null }>>(
       `with recursive queued_endpoints as (
          (select endpoint_id from webhook_deliveries where status in ('pending', 'failed') order by endpoint_id limit 1)
          union all
@@ -357,9 +369,9 @@ export class WebhookDeliveryDispatcher {
            where d.id in (select id from candidates order by next_retry_at limit ?)
              and d.status in ('pending', 'failed') and (d.lease_until is null or d.lease_until <= ?)
            for update skip locked)
-       returning ${DELIVERY_COLUMNS}`,
+       returning ${DELIVERY_COLUMNS}, ${traceparent} as traceparent`,
       [now, now, now, JSON.stringify([...this.failing]), this.failingPerEndpoint, this.perEndpoint, this.options.workerId, leaseUntil, limit, now],
     );
-    return rows.map((row) => deliveryFromRow(row));
+    return rows.map((row) => ({ delivery: deliveryFromRow(row), traceparent: row.traceparent }));
   }
 }

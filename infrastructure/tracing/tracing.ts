@@ -114,6 +114,14 @@ export function withContext<T>(ctx: Context | null | undefined, fn: () => T): T 
   return enabled && ctx ? context.with(ctx, fn) : fn();
 }
 
+/**
+ * Runs `fn` outside any trace. A timer armed inside a span's context runs in it (the context follows async work), so
+ * a long-lived loop rearmed from a request or a message would otherwise put its later, unrelated work in that trace.
+ */
+export function detached<T>(fn: () => T): T {
+  return enabled ? context.with(ROOT_CONTEXT, fn) : fn();
+}
+
 /** The active span's W3C traceparent, to be carried by a message, a row or a call; undefined when there is none. */
 export function currentTraceparent(): string | undefined {
   if (!enabled) return undefined;

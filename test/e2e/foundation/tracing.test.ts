@@ -6,11 +6,14 @@ import { startTracing, type Tracing } from '../../../infrastructure/tracing/trac
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { eventually } from '../../support/eventually';
+import type { Clock } from '../../../domain/ports/clock';
+import { RETRY_JITTER } from '../../../domain/webhook/retry-policy';
 
 /**
  * contract.md 8, tracing: one payment is one trace, from the edge's request through the gRPC call to the acquirer
  * adapter (whose server span joins it), the commit, the outbox relay's publish over NATS JetStream (traceparent in the
- * message headers), the fan-out consumer and the webhook delivery; log lines carry the trace and span ids.
+ * message headers), the fan-out consumer and the webhook delivery, a retried one too; log lines carry the trace and span
+ * ids.
  */
 describe('one payment is one trace (OpenTelemetry, in-memory exporter)', function () {
   this.timeout(60_000);
@@ -20,6 +23,9 @@ describe('one payment is one trace (OpenTelemetry, in-memory exporter)', functio
   let receiver: WebhookReceiver;
   let service: TestService;
   let merchant: Merchant;
+  /** Real time moved ahead by hand: a retry (an hour later) comes due when the test says so, without sleeping. */
+  let ahead = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + ahead) };
 
   before(async () => {
     tracing = startTracing('payment-orchestration-test', { env: {}, spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -30,7 +36,13 @@ describe('one payment is one trace (OpenTelemetry, in-memory exporter)', functio
         done();
       },
     });
-    service = await startTestService({ transport: 'jetstream', env: { LOG_LEVEL: 'info' }, config: { deployment: 'local' }, logDestination });
+    service = await startTestService({
+      transport: 'jetstream',
+      env: { LOG_LEVEL: 'info' },
+      clock,
+      config: { deployment: 'local', webhookRetryScheduleSeconds: [3_600, 3_600, 3_600, 3_600, 3_600, 3_600] },
+      logDestination,
+    });
     merchant = await service.merchant('Traced');
   });
 
@@ -84,5 +96,48 @@ describe('one payment is one trace (OpenTelemetry, in-memory exporter)', functio
     const requestLine = logs.find((line) => line.trace_id === traceId);
     expect(requestLine, 'a log line with the trace id').to.not.equal(undefined);
     expect(requestLine!.span_id).to.match(/^[0-9a-f]{16}$/);
+  });
+
+  it('continues the event\'s trace when a delivery is retried from the queue (a claim)', async () => {
+    const retrying = await service.merchant('Traced retry');
+    const account = await retrying.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm_trace_retry', apiKey: 'k1' } });
+    expect(account.status, JSON.stringify(account.body)).to.equal(201);
+    const endpoint = await retrying.sandbox.post('/v1/webhooks', { url: receiver.url('/traced-retry'), enabledEvents: ['payment.captured'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(201);
+    const previous = receiver.answer;
+    receiver.answer = (request) => (request.path === '/traced-retry' && receiver.forPath('/traced-retry').length === 1 ? { status: 500, body: 'not yet' } : previous(request));
+    const isPaymentRequest = (s: ReadableSpan) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/v1/payments' && s.attributes['http.request.method'] === 'POST';
+    const seen = new Set<ReadableSpan>(exporter.getFinishedSpans().filter(isPaymentRequest));
+    const paymentRequest = async () => {
+      const created = await retrying.sandbox.post('/v1/payments', { amount: 4_300, card: { token: 'tok_sandbox_approved', brand: 'visa', last4: '1111' } });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const edge = await eventually(() => exporter.getFinishedSpans().find((s) => isPaymentRequest(s) && !seen.has(s)));
+      seen.add(edge);
+      return edge;
+    };
+    const deliverSpans = () => exporter.getFinishedSpans().filter((s) => s.name === 'webhook.deliver' && s.attributes['webhook.endpoint.id'] === endpoint.body.id);
+    try {
+      const edge = await paymentRequest();
+      // The first attempt (handed over by the fan-out) fails; the retry is due an hour later, so only a claim sends it.
+      const [first] = await eventually(() => deliverSpans().length === 1 && deliverSpans(), 30_000);
+      expect(first.spanContext().traceId, 'the handed-over attempt is in the payment request\'s trace').to.equal(edge.spanContext().traceId);
+      const deliveryId = first.attributes['webhook.delivery.id'];
+
+      // Another payment's delivery meanwhile, handed over and recorded: the worker's later claims are not in its trace.
+      const other = await paymentRequest();
+      await eventually(() => deliverSpans().some((s) => s.spanContext().traceId === other.spanContext().traceId), 30_000);
+      await eventually(async () => (await retrying.sandbox.get(`/v1/webhooks/${endpoint.body.id}/deliveries?status=succeeded`)).body.data.length === 1);
+
+      ahead += 3_600_000 * (1 + RETRY_JITTER) + 1_000; // past the latest the jittered retry can be due
+      const attempts = await eventually(() => {
+        const spans = deliverSpans().filter((s) => s.attributes['webhook.delivery.id'] === deliveryId);
+        return spans.length === 2 && spans;
+      }, 10_000);
+      expect(receiver.forPath('/traced-retry').map((r) => r.headers['service-delivery-attempt'])).to.deep.equal(['1', '1', '2']);
+      expect(attempts[1].spanContext().traceId, 'the retry continues the payment request\'s trace').to.equal(edge.spanContext().traceId);
+      expect(attempts[1].parentSpanContext?.spanId, 'the retry has a parent in that trace').to.match(/^[0-9a-f]{16}$/);
+    } finally {
+      receiver.answer = previous;
+    }
   });
 });
