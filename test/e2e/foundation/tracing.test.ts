@@ -6,6 +6,9 @@ import { startTracing, type Tracing } from '../../../infrastructure/tracing/trac
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { eventually } from '../../support/eventually';
+
+/** The list when it holds something, else undefined (for `eventually`). */
+const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length ? items : undefined);
 import type { Clock } from '../../../domain/ports/clock';
 import { RETRY_JITTER } from '../../../domain/webhook/retry-policy';
 
@@ -78,8 +81,9 @@ describe('one payment is one trace (OpenTelemetry, in-memory exporter)', functio
     expect(server, 'the adapter joins through the metadata').to.have.length(1);
     expect(server[0].parentSpanContext?.spanId).to.equal(client[0].spanContext().spanId);
     expect(inTrace((s) => s.name === 'db.commit'), 'the commits').not.to.be.empty;
-    const publish = inTrace((s) => s.kind === SpanKind.PRODUCER && s.name === 'publish payment.captured');
-    const consume = inTrace((s) => s.kind === SpanKind.CONSUMER && s.name === 'consume payment.captured');
+    // A span is exported when it ends: the consumer's ends after its handler, which may be after the delivery it handed over.
+    const publish = await eventually(() => nonEmpty(inTrace((s) => s.kind === SpanKind.PRODUCER && s.name === 'publish payment.captured')), 10_000).catch(() => []);
+    const consume = await eventually(() => nonEmpty(inTrace((s) => s.kind === SpanKind.CONSUMER && s.name === 'consume payment.captured')), 10_000).catch(() => []);
     expect(publish, 'the relay continues the outbox row trace').not.to.be.empty;
     expect(consume, 'the consumer continues the NATS header trace').not.to.be.empty;
     expect(consume.some((c) => publish.some((p) => c.parentSpanContext?.spanId === p.spanContext().spanId))).to.equal(true);
