@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Accounts } from '../../application/identity/accounts';
 import { CreateOwner } from '../../application/identity/create-owner';
 import type { IdentityDeps } from '../../application/identity/identity-deps';
@@ -58,8 +57,11 @@ export interface IdentityModuleOptions {
   readonly housekeepingIntervalMs?: number;
 }
 
-/** The identity ports wired on the core (shared by the module and the operators' CLI). */
-export async function identityDeps(core: Core, options: IdentityModuleOptions = {}): Promise<{ deps: IdentityDeps; secret: string }> {
+/**
+ * The identity ports wired on the core (shared by the module and the operators' CLI), and the cipher that seals the
+ * installation secrets.
+ */
+export async function identityDeps(core: Core, options: IdentityModuleOptions = {}): Promise<{ deps: IdentityDeps; cipher: AesGcmCredentialCipher }> {
   const mailer = options.mailer ?? new SmtpMailer(core.config.smtpUrl, core.config.authEmailEnabled);
   const log = core.logger.child({ component: 'identity' });
   const onBackgroundError = (error: unknown, context: string) => log.warn({ err: error }, `${context} failed`);
@@ -73,7 +75,6 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
   );
   // SESSION_SECRET may list previous secrets after the current one (rotation); the current one signs.
   const secrets = core.config.sessionSecret ? sessionSecretsOf(core.config.sessionSecret) : [await installationSecret(core.transactor, 'session', cipher)];
-  const secret = secrets[0] ?? '';
   const deps: IdentityDeps = {
     transactor: core.transactor,
     organizations: core.organizations.repository,
@@ -94,7 +95,7 @@ export async function identityDeps(core: Core, options: IdentityModuleOptions = 
     settings: { issuer: 'Payments', publicBaseUrl: core.config.publicBaseUrl },
     onBackgroundError,
   };
-  return { deps, secret };
+  return { deps, cipher };
 }
 
 /** What identity gives to the modules built after it. */
@@ -112,7 +113,7 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
   return {
     name: 'identity',
     async build(core: Core): Promise<BuiltModule<IdentityServices>> {
-      const { deps, secret } = await identityDeps(core, options);
+      const { deps, cipher } = await identityDeps(core, options);
       const { mailer, memberships, onBackgroundError } = deps;
       const log = core.logger.child({ component: 'identity' });
       const accounts = new Accounts(deps);
@@ -124,7 +125,8 @@ export function identityModule(options: IdentityModuleOptions = {}): ModuleDefin
         mailer,
         ids: core.ids,
         clock: core.clock,
-        pseudonymizationKey: createHmac('sha256', secret).update('security-pseudonymization').digest('base64url'),
+        // An installation secret of its own, not SESSION_SECRET: rotating that must not lift blocks or reset windows.
+        pseudonymizationKey: await installationSecret(core.transactor, 'pseudonymization', cipher),
         onBackgroundError,
       });
       const incidents = new SecurityIncidents(core.transactor, new SqlSecurityIncidentRepository(), guard, core.clock);

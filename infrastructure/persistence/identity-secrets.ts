@@ -5,10 +5,11 @@ import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
 import { entityManager } from './mikro-orm-transactor';
 
 /**
- * A named installation secret (token signing, pseudonymization) kept in the database when no SESSION_SECRET
- * is configured: every process of the installation reads the same value, and it survives restarts. It signs
- * dashboard access tokens, so whoever reads it can forge one: it is sealed with the credentials key (bound to its
- * name). One stored in clear before sealing began is read as it is until the secrets-at-rest migration seals it.
+ * A named installation secret kept in the database, generated on first use: every process of the installation
+ * reads the same value, and it survives restarts. `session` signs dashboard access tokens when no SESSION_SECRET is
+ * configured (whoever reads it can forge one); `pseudonymization` keys the card-testing pseudonyms, independent of
+ * SESSION_SECRET so rotating that keeps blocks and counting windows. Each is sealed with the credentials key (bound to
+ * its name). One stored in clear before sealing began is read as it is until the secrets-at-rest migration seals it.
  */
 export async function installationSecret(transactor: Transactor, name: string, cipher: CredentialCipher): Promise<string> {
   return transactor.run(async (tx) => {

@@ -30,6 +30,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
   const checkoutSecret = new SealedCheckoutSecrets(oldCipher).issue('pay_checkout');
   const givenSecret = new SealedCheckoutSecrets(oldCipher).issue('pay_given');
   let sessionSecret: string;
+  let pseudonymizationKey: string;
 
   before(async () => {
     orm = await openOrm(await createTestDatabase(), 2);
@@ -46,6 +47,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
     await store.begin(scope, 'POST /v1/webhooks', 'reseal-key', 'h1', now);
     await store.complete(scope, 'POST /v1/webhooks', 'reseal-key', { status: 201, body: { secret: 'whsec_answer' }, headers: { 'X-Kept': 'yes' } });
     sessionSecret = await installationSecret(transactor, 'session', oldCipher);
+    pseudonymizationKey = await installationSecret(transactor, 'pseudonymization', oldCipher);
     const totp = new TotpSecretSealer(oldCipher);
     await rows(
       `insert into identity_users (id, name, email, phone, password_hash, totp_secret, tokens_valid_after, created_at) values ('usr_reseal', 'Ana', 'ana@example.com', '+5511999999999', 'x', ?, ?, ?)`,
@@ -73,7 +75,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
     expect(report.resealed).to.deep.equal({
       webhook_endpoints: 1,
       idempotency_keys: 1,
-      identity_secrets: 1,
+      identity_secrets: 2,
       identity_users: 1,
       identity_challenges: 1,
       payments: 2,
@@ -86,6 +88,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
     const replay = await new SqlIdempotencyStore(orm, newOnly).begin(scope, 'POST /v1/webhooks', 'reseal-key', 'h1', now);
     expect(replay).to.deep.equal({ kind: 'replay', response: { status: 201, body: { secret: 'whsec_answer' }, headers: { 'X-Kept': 'yes' } } });
     expect(await installationSecret(transactor, 'session', newOnly)).to.equal(sessionSecret);
+    expect(await installationSecret(transactor, 'pseudonymization', newOnly)).to.equal(pseudonymizationKey);
     const [user] = await rows<{ totp_secret: string }>(`select totp_secret from identity_users where id = 'usr_reseal'`);
     expect(new TotpSecretSealer(newOnly).open(user!.totp_secret, 'usr_reseal')).to.equal('JBSWY3DPEHPK3PXP');
     const [challenge] = await rows<{ pending_secret: string }>(`select pending_secret from identity_challenges where id = 'chl_reseal'`);
