@@ -13,8 +13,9 @@ import { headerContext, secretContext } from './webhook-endpoint.repository';
  * context it was sealed for. Connector accounts (credentials and notice token) are resealed by their repository;
  * this covers the other tables holding sealed text:
  * webhook endpoints (signing secrets, the previous one while it is honoured, custom header values), Idempotency-Key
- * answers kept for replay, installation secrets (the generated session secret, the pseudonymization key), TOTP secrets (confirmed and pending)
- * and payments' client secrets (a checkout's and one given to a payment awaiting the buyer).
+ * answers kept for replay, installation secrets (the generated session secret, the pseudonymization key), TOTP
+ * secrets (confirmed and pending) and payments' client secrets (a checkout's and one given to a payment awaiting the
+ * buyer).
  *
  * Each table is walked once in primary-key order, a batch per transaction, rows locked while resealed. A process
  * that read a row before and writes it after puts back a value sealed with the old key: still readable while the
