@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { connect } from 'nats';
 import { runningEmbeddedDatabaseUrl } from '../infrastructure/persistence/embedded-database';
+import { benchmarksDocument } from './benchmarks-doc';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
@@ -811,7 +812,10 @@ function report(results: readonly Result[]): void {
   ];
   const text = lines.join('\n');
   console.log(text);
-  if (FULL_RUN) fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), text);
+  if (FULL_RUN) {
+    const file = path.join(ROOT, 'docs', 'benchmarks.md');
+    fs.writeFileSync(file, benchmarksDocument(text, fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null));
+  }
 }
 
 main().catch((error) => {
