@@ -27,6 +27,12 @@ interface Outcome {
 
 const DEADLINE_MS = 3_000;
 
+/**
+ * The installation's secrets, shared by every process of it as in a deployment (the owner below writes the installation
+ * secrets, sealed with CREDENTIALS_KEY, that the service process reads).
+ */
+const SHARED_SECRETS = { CREDENTIALS_KEY: randomBytes(32).toString('base64'), SESSION_SECRET: randomBytes(32).toString('base64') };
+
 /** `node main.ts all` on the test database, as a deployment runs it; resolves once it serves HTTP. */
 function startServiceProcess(databaseUrl: string, dataDir: string, logs: LogLine[]): Promise<{ child: ChildProcess; url: string }> {
   const env: NodeJS.ProcessEnv = {
@@ -37,8 +43,8 @@ function startServiceProcess(databaseUrl: string, dataDir: string, logs: LogLine
     LOG_LEVEL: 'info',
     DEPLOYMENT: 'local',
     DATA_DIR: dataDir,
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-    SESSION_SECRET: randomBytes(32).toString('base64'),
+    CREDENTIALS_KEY: SHARED_SECRETS.CREDENTIALS_KEY,
+    SESSION_SECRET: SHARED_SECRETS.SESSION_SECRET,
     CONNECTOR_DEADLINE_MS: String(DEADLINE_MS),
     SHUTDOWN_GRACE_MS: '15000',
   };
@@ -100,7 +106,7 @@ describe('SIGTERM drains the edge', function () {
 
   before(async () => {
     // The test database and a merchant's API key; the service under test is a process of its own on that database.
-    owner = await startTestService({ transport: 'in-process', edge: false, workers: false, adapters: [] });
+    owner = await startTestService({ transport: 'in-process', edge: false, workers: false, adapters: [], env: SHARED_SECRETS });
     merchant = await owner.merchant('Rolling deploy');
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'shutdown-test-'));
   });

@@ -93,7 +93,9 @@ describe('a core process killed mid-step (SIGKILL during the acquirer call)', fu
   const rows = <T>(sql: string, params: unknown[]) => owner.core.orm.em.fork({ useContext: false }).execute<T[]>(sql, params);
 
   before(async () => {
-    owner = await startTestService({ transport: 'in-process', edge: false, workers: false, adapters: [] });
+    // Every process of the installation shares its secrets, as in a deployment: the owner writes the installation
+    // secrets (sealed with CREDENTIALS_KEY) that the core processes read.
+    owner = await startTestService({ transport: 'in-process', edge: false, workers: false, adapters: [], env: secrets });
     merchant = await owner.merchant('Killed mid-step');
     adapter = await startAdapter();
   });
