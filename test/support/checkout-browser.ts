@@ -22,6 +22,11 @@ export interface CheckoutBrowser {
   close(): Promise<void>;
 }
 
+/** The Content Security Policy violations the browser reported so far (the page must cause none). */
+export function cspViolations(browser: CheckoutBrowser): string[] {
+  return browser.consoleErrors.filter((line) => /Content Security Policy/i.test(line));
+}
+
 export async function launchCheckoutBrowser(options: { locale?: string } = {}): Promise<CheckoutBrowser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: the checkout page tests need it (apt-get install -y chromium; .ci/run installs it)`);

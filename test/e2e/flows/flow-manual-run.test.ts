@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
+import { node } from '../../support/builders/flow-graph.builder';
 
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
 
 /** Manual runs (POST /v1/flows/{id}/run) through the REST edge on PostgreSQL. */
 describe('manual flow runs (PostgreSQL)', function () {

@@ -4,12 +4,11 @@ import { SqlCardRetryCounts } from '../../../infrastructure/persistence/card-ret
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { recipientInput } from '../../support/builders/recipient.builder';
+import { node, edge } from '../../support/builders/flow-graph.builder';
 
 const MINUTE = 60_000;
 const visa = (token: string, last4: string) => ({ token, brand: 'visa', bin: '411111', last4, expMonth: 12, expYear: 2030 });
 const mastercard = (token: string, last4: string) => ({ token, brand: 'mastercard', bin: '555555', last4, expMonth: 12, expYear: 2030 });
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
 /** trigger -> acquirer -> approve; declined -> retry (maxAttempts, 30 min) -> acquirer / decline. */
 const retryGraph = (accountId: string, maxAttempts: number) => ({

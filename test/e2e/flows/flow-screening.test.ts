@@ -1,26 +1,10 @@
 import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import type { ProductServices } from '../../../infrastructure/main/modules';
+import { edge, node, screeningGraph } from '../../support/builders/flow-graph.builder';
 
 const card = (token: string) => ({ token, brand: 'visa', bin: '411111', last4: '1111', expMonth: 12, expYear: 2030 });
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
-/** trigger -> antifraud: approve -> acquirer; review -> review node; decline and error -> decline. */
-const screeningGraph = (antifraudId: string, acquirerId: string) => ({
-  nodes: [node('trigger', 'trigger'), node('screen', 'antifraud', { connectorAccountId: antifraudId }), node('charge', 'acquirer', { connectorAccountId: acquirerId }), node('hold', 'review'), node('approve', 'approve'), node('decline', 'decline')],
-  edges: [
-    edge('trigger', 'screen'),
-    edge('screen', 'charge', 'approve'),
-    edge('screen', 'hold', 'review'),
-    edge('screen', 'decline', 'decline'),
-    { ...edge('screen', 'decline', 'error'), id: 'screen-error' },
-    edge('hold', 'charge', 'approved'),
-    edge('hold', 'decline', 'declined'),
-    edge('charge', 'approve', 'approved'),
-    edge('charge', 'decline', 'declined'),
-  ],
-});
 
 /** Antifraud, zero_auth and capture nodes run by real payments on PostgreSQL, the sandbox adapters over gRPC. */
 describe('flow runs through antifraud, zero_auth and capture nodes (PostgreSQL, sandbox over gRPC)', function () {

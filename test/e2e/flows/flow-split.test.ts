@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import type { ProductServices } from '../../../infrastructure/main/modules';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import { recipientInput } from '../../support/builders/recipient.builder';
+import { node, edge } from '../../support/builders/flow-graph.builder';
 
 const visa = (token: string, last4: string) => ({ token, brand: 'visa', bin: '411111', last4, expMonth: 12, expYear: 2030 });
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
 /** trigger -> split -> acquirer -> approve / decline. */
 const splitGraph = (accountId: string, split: Record<string, unknown>) => ({

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import type { ProductServices } from '../../../infrastructure/main/modules';
+import { node, edge } from '../../support/builders/flow-graph.builder';
 
 const card = { token: 'tok_sandbox_approved', brand: 'visa', bin: '411111', last4: '1111', expMonth: 12, expYear: 2030 };
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
 /** trigger -> webhook(data) -> review; approved -> acquirer -> approve / decline; declined -> decline. */
 const notifyingGraph = (accountId: string, data: Record<string, unknown>) => ({

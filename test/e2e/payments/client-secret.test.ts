@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { startTestService, type Merchant, type TestService } from '../../support/test-service';
 import type { ProductServices } from '../../../infrastructure/main/modules';
+import { node, edge } from '../../support/builders/flow-graph.builder';
 
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
 /**
  * clientSecret (spec: returned while the status is requires_payment_method or requires_action, null afterwards) for

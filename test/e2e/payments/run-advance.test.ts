@@ -8,25 +8,9 @@ import { FLOWS_MODULE } from '../../../infrastructure/main/flows.module';
 import { paymentsModule, type PaymentsServices } from '../../../infrastructure/main/payments.module';
 import { moduleList } from '../../../infrastructure/main/module';
 import type { ProductServices } from '../../../infrastructure/main/modules';
+import { node, edge, screeningGraph } from '../../support/builders/flow-graph.builder';
 
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourcePort?: string) => ({ id: `${source}-${sourcePort ?? 'next'}`, source, target, ...(sourcePort ? { sourcePort } : {}) });
 
-/** trigger -> antifraud: approve -> acquirer; review -> review node; decline and error -> decline. */
-const screenedGraph = (antifraudId: string, acquirerId: string) => ({
-  nodes: [node('trigger', 'trigger'), node('screen', 'antifraud', { connectorAccountId: antifraudId }), node('charge', 'acquirer', { connectorAccountId: acquirerId }), node('hold', 'review'), node('approve', 'approve'), node('decline', 'decline')],
-  edges: [
-    edge('trigger', 'screen'),
-    edge('screen', 'charge', 'approve'),
-    edge('screen', 'hold', 'review'),
-    edge('screen', 'decline', 'decline'),
-    { ...edge('screen', 'decline', 'error'), id: 'screen-error' },
-    edge('hold', 'charge', 'approved'),
-    edge('hold', 'decline', 'declined'),
-    edge('charge', 'approve', 'approved'),
-    edge('charge', 'decline', 'declined'),
-  ],
-});
 
 const publish = async (m: Merchant, name: string, graph: unknown) => {
   const flow = await m.sandbox.post('/v1/flows', { name, graph });
@@ -57,7 +41,7 @@ describe('one way to advance a run: node calls before the acquirer on every path
     const acquirer = await m.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox', name: 'main', credentials: { merchantId: 'm1', apiKey: 'k1' } });
     const antifraud = await m.sandbox.post('/v1/connector-accounts', { connectorSlug: 'sandbox-antifraud', name: 'af', credentials: { merchantId: 'm1', apiKey: 'k1' } });
     expect(antifraud.status, JSON.stringify(antifraud.body)).to.equal(201);
-    await publish(m, 'Screen first', screenedGraph(antifraud.body.id, acquirer.body.id));
+    await publish(m, 'Screen first', screeningGraph(antifraud.body.id, acquirer.body.id));
   });
   after(async () => {
     await service?.stop();

@@ -28,3 +28,19 @@ export function threeDsGraph(accountId: string, unavailable: 'charge' | 'decline
     ],
   };
 }
+
+/** trigger -> antifraud: approve -> acquirer; review -> review node; decline and error -> decline. */
+export const screeningGraph = (antifraudId: string, acquirerId: string) => ({
+  nodes: [node('trigger', 'trigger'), node('screen', 'antifraud', { connectorAccountId: antifraudId }), node('charge', 'acquirer', { connectorAccountId: acquirerId }), node('hold', 'review'), node('approve', 'approve'), node('decline', 'decline')],
+  edges: [
+    edge('trigger', 'screen'),
+    edge('screen', 'charge', 'approve'),
+    edge('screen', 'hold', 'review'),
+    edge('screen', 'decline', 'decline'),
+    { ...edge('screen', 'decline', 'error'), id: 'screen-error' },
+    edge('hold', 'charge', 'approved'),
+    edge('hold', 'decline', 'declined'),
+    edge('charge', 'approve', 'approved'),
+    edge('charge', 'decline', 'declined'),
+  ],
+});

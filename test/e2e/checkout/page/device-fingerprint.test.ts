@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page, Request } from 'playwright-core';
 import { startTestService, type Merchant, type TestService } from '../../../support/test-service';
 import type { ProductServices } from '../../../../infrastructure/main/modules';
-import { launchCheckoutBrowser, payWithCard, waitForHeading, type CheckoutBrowser } from '../../../support/checkout-browser';
+import { launchCheckoutBrowser, cspViolations, payWithCard, waitForHeading, type CheckoutBrowser } from '../../../support/checkout-browser';
 
 /**
  * The hosted page loads the antifraud provider's device fingerprint script before the card form when the public
@@ -48,7 +48,7 @@ describe('hosted checkout page: device fingerprint script (Chromium)', function 
     await service?.stop();
   });
   afterEach(() => {
-    expect(browser.consoleErrors.filter((line) => /Content Security Policy/i.test(line)), 'no CSP violation').to.deep.equal([]);
+    expect(cspViolations(browser), 'no CSP violation').to.deep.equal([]);
   });
 
   it('runs the script of the view before the card form shows, then the card is approved with the session', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page, Request } from 'playwright-core';
 import { startTestService, type Merchant, type TestService } from '../../../support/test-service';
 import type { ProductServices } from '../../../../infrastructure/main/modules';
-import { launchCheckoutBrowser, payWithCard, waitForHeading, type CheckoutBrowser } from '../../../support/checkout-browser';
+import { launchCheckoutBrowser, cspViolations, payWithCard, waitForHeading, type CheckoutBrowser } from '../../../support/checkout-browser';
 
 /**
  * The hosted checkout page (issue 24 item 3, contract.md 9) in Debian's Chromium against the whole service: the
@@ -43,7 +43,7 @@ describe('hosted checkout page (Chromium)', function () {
     await service?.stop();
   });
   afterEach(() => {
-    expect(browser.consoleErrors.filter((line) => /Content Security Policy/i.test(line)), 'no CSP violation').to.deep.equal([]);
+    expect(cspViolations(browser), 'no CSP violation').to.deep.equal([]);
   });
 
   it('serves the page with a strict CSP that allows only its own assets, the service and the vault', async () => {
