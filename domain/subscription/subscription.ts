@@ -42,20 +42,11 @@ export interface SubscriptionPrimitives {
   readonly updatedAt: string;
 }
 
-export interface NewSubscription {
-  readonly id: string;
-  readonly organizationId: string;
-  readonly environment: 'sandbox' | 'live';
-  readonly customerId: string;
-  readonly paymentMethodId: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly interval: RenewalInterval;
-  readonly intervalCount: number;
+/** What a new subscription is made of: the terms as the merchant set them, its start, and the moment of creation. */
+export interface NewSubscription
+  extends Pick<SubscriptionPrimitives, 'id' | 'organizationId' | 'environment' | 'customerId' | 'paymentMethodId' | 'amount' | 'currency' | 'interval' | 'intervalCount' | 'description' | 'metadata'> {
   /** null, or not in the future: the first charge is at once. */
   readonly startDate: Date | null;
-  readonly description: string | null;
-  readonly metadata: Record<string, string | number | boolean | null>;
   readonly now: Date;
 }
 
