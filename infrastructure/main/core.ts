@@ -106,8 +106,8 @@ export function createCore(parts: CoreParts): Core {
     outbox: new SqlEventOutbox(ids, clock),
     relay,
     // Replayed answers are kept 24 h and some carry secrets: sealed with the credentials key.
-    idempotency: new SqlIdempotencyStore(orm, credentialsCipher(parts.config), undefined, transactor),
-    rateLimiter: new PostgresRateLimiter(orm),
+    idempotency: new SqlIdempotencyStore(transactor, credentialsCipher(parts.config)),
+    rateLimiter: new PostgresRateLimiter(transactor),
     metrics,
     organizations: { repository: organizationRepository, create: new CreateOrganization(transactor, organizationRepository, ids, clock) },
     apiKeys: {

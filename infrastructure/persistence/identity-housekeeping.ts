@@ -5,7 +5,8 @@ import { entityManager } from './mikro-orm-transactor';
 /**
  * Deletes rows that can no longer matter: expired challenges, spent or expired reset links, ended sessions, card
  * attempts far outside the detection window, and Idempotency-Keys (and payments' bindings to them) past their 24
- * hours (contract.md 3), which a new request reuses anyway. Incidents and their audit trail are kept.
+ * hours (contract.md 3), which a new request reuses anyway, and rate-limit windows that ended (a new arrival starts its
+ * window afresh over an ended one). Incidents and their audit trail are kept.
  * Idempotent and safe to run from several workers at once.
  */
 export async function purgeIdentityLeftovers(transactor: Transactor, now: Date): Promise<Record<string, number>> {
@@ -21,6 +22,8 @@ export async function purgeIdentityLeftovers(transactor: Transactor, now: Date):
       cardAttempts: await count(`delete from security_card_attempts where at < ?`, [before(day)]),
       idempotencyKeys: await count(`delete from idempotency_keys where expires_at < ?`, [now]),
       paymentIdempotencyKeys: await count(`delete from payment_idempotency_keys where created_at < ?`, [before(IDEMPOTENCY_TTL_MS)]),
+      // `expire` is milliseconds since the epoch (infrastructure/http/postgres-rate-limiter.ts).
+      rateLimitWindows: await count(`delete from rate_limits where expire < ?`, [now.getTime()]),
     };
   });
 }

@@ -525,15 +525,17 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
   });
 
   describe('housekeeping (runs last: it ages everything)', () => {
-    it('purges expired challenges, reset links, ended sessions and Idempotency-Keys past 24 hours, and keeps live ones', async () => {
+    it('purges expired challenges, reset links, ended sessions, Idempotency-Keys past 24 hours and ended rate-limit windows, and keeps live ones', async () => {
       const user = await registerAndEnroll(api, clock);
       await sql(`insert into idempotency_keys (organization_id, environment, route, key, request_hash, state, created_at, locked_until, expires_at)
                  values ('org_purge', 'sandbox', 'POST /v1/payments', 'k1', 'h', 'completed', ?, ?, ?)`, [clock.now(), clock.now(), new Date(clock.now().getTime() + 86_400_000)]);
       await sql(`insert into payment_idempotency_keys (organization_id, environment, key, payment_id, created_at) values ('org_purge', 'sandbox', 'k1', 'pay_1', ?)`, [clock.now()]);
+      await sql(`insert into rate_limits (key, points, expire) values ('rl5_3600:purge', 1, ?)`, [clock.now().getTime() + 3_600_000]);
       const soon = await purgeIdentityLeftovers(service.core.transactor, clock.now());
       // Within their 24 hours, an Idempotency-Key and a payment's binding to it stay.
       expect((await sql(`select count(*)::int as n from idempotency_keys where organization_id = 'org_purge'`))[0]!.n).to.equal(1);
       expect((await sql(`select count(*)::int as n from payment_idempotency_keys where organization_id = 'org_purge'`))[0]!.n).to.equal(1);
+      expect((await sql(`select count(*)::int as n from rate_limits where key = 'rl5_3600:purge'`))[0]!.n, 'a window still running').to.equal(1);
       expect((await api.get('/v1/auth/me', bearer(user.accessToken))).status).to.equal(200);
       expect(soon.challenges).to.be.a('number');
       const later = await purgeIdentityLeftovers(service.core.transactor, new Date(clock.now().getTime() + 61 * 86_400_000));
@@ -542,6 +544,8 @@ describe('dashboard authentication (REST, PostgreSQL, SMTP sink)', () => {
       expect((await sql(`select count(*)::int as n from identity_challenges`))[0]!.n).to.equal(0);
       expect((await sql(`select count(*)::int as n from idempotency_keys where organization_id = 'org_purge'`))[0]!.n).to.equal(0);
       expect((await sql(`select count(*)::int as n from payment_idempotency_keys where organization_id = 'org_purge'`))[0]!.n).to.equal(0);
+      expect((await sql(`select count(*)::int as n from rate_limits where key = 'rl5_3600:purge'`))[0]!.n).to.equal(0);
+      expect(later.rateLimitWindows).to.be.greaterThan(0);
     });
   });
 });

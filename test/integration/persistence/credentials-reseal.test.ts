@@ -43,7 +43,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
       customHeaders: { Authorization: 'Bearer receiver-token-1234' }, secret: 'whsec_resealsecret', now,
     });
     await transactor.run((tx) => new SqlWebhookEndpointRepository(oldCipher).insert(tx, endpoint));
-    const store = new SqlIdempotencyStore(orm, oldCipher);
+    const store = new SqlIdempotencyStore(transactor, oldCipher);
     await store.begin(scope, 'POST /v1/webhooks', 'reseal-key', 'h1', now);
     await store.complete(scope, 'POST /v1/webhooks', 'reseal-key', { status: 201, body: { secret: 'whsec_answer' }, headers: { 'X-Kept': 'yes' } });
     sessionSecret = await installationSecret(transactor, 'session', oldCipher);
@@ -85,7 +85,7 @@ describe('credentials reseal: every sealed value moves to the current key (Postg
     const endpoint = await transactor.read((tx) => new SqlWebhookEndpointRepository(newOnly).find(tx, scope, 'whe_reseal'));
     expect(endpoint!.state.secret).to.equal('whsec_resealsecret');
     expect(endpoint!.state.customHeaders).to.deep.equal({ Authorization: 'Bearer receiver-token-1234' });
-    const replay = await new SqlIdempotencyStore(orm, newOnly).begin(scope, 'POST /v1/webhooks', 'reseal-key', 'h1', now);
+    const replay = await new SqlIdempotencyStore(transactor, newOnly).begin(scope, 'POST /v1/webhooks', 'reseal-key', 'h1', now);
     expect(replay).to.deep.equal({ kind: 'replay', response: { status: 201, body: { secret: 'whsec_answer' }, headers: { 'X-Kept': 'yes' } } });
     expect(await installationSecret(transactor, 'session', newOnly)).to.equal(sessionSecret);
     expect(await installationSecret(transactor, 'pseudonymization', newOnly)).to.equal(pseudonymizationKey);

@@ -64,7 +64,7 @@ describe(`${MIGRATION}: seals secrets stored in clear (PostgreSQL)`, () => {
     const read = await new MikroOrmTransactor(orm).read((tx) => new SqlWebhookEndpointRepository(cipher).find(tx, scope, 'whe_legacy'));
     expect(read!.state.secret).to.equal('whsec_legacysecret');
     expect(read!.state.customHeaders).to.deep.equal({ Authorization: 'Bearer legacy-credential-1234', 'X-Looks': 'sealed:not:really' });
-    const replay = await new SqlIdempotencyStore(orm, cipher).begin(scope, 'POST /v1/webhooks', 'legacy-key', 'h1', now);
+    const replay = await new SqlIdempotencyStore(new MikroOrmTransactor(orm), cipher).begin(scope, 'POST /v1/webhooks', 'legacy-key', 'h1', now);
     expect(replay).to.deep.equal({ kind: 'replay', response: { status: 201, body: answer, headers: { 'X-Kept': 'yes' } } });
   });
 
@@ -82,6 +82,6 @@ describe(`${MIGRATION}: seals secrets stored in clear (PostgreSQL)`, () => {
        select organization_id, environment, route, 'copied-key', request_hash, state, response_status, response_body, created_at, locked_until, expires_at
          from idempotency_keys where key = 'legacy-key'`,
     );
-    await expect(new SqlIdempotencyStore(orm, cipher).begin(scope, 'POST /v1/webhooks', 'copied-key', 'h1', now)).to.be.rejected;
+    await expect(new SqlIdempotencyStore(new MikroOrmTransactor(orm), cipher).begin(scope, 'POST /v1/webhooks', 'copied-key', 'h1', now)).to.be.rejected;
   });
 });

@@ -3,7 +3,7 @@ import { HttpError } from '../../../../edge/http/errors';
 import { GuessThrottle } from '../../../../edge/http/guess-throttle';
 import type { AttemptCounter, CountedVerdict } from '../../../../edge/http/rate-limiter';
 
-/** Counts points per key in one never-ending window, as rate-limiter-flexible does within a window. */
+/** Counts points per key in one never-ending window, as the PostgreSQL rate limiter does within a window. */
 class CountingFake implements AttemptCounter {
   readonly held = new Map<string, number>();
 
