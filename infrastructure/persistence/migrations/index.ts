@@ -32,6 +32,7 @@ import { Migration20261201000100Subscriptions } from './Migration20261201000100S
 import { Migration20261201000200ManualFlowRuns } from './Migration20261201000200ManualFlowRuns';
 import { Migration20261201000500EventTraceContext } from './Migration20261201000500EventTraceContext';
 import { Migration20261202000100PaymentWriteGuard } from './Migration20261202000100PaymentWriteGuard';
+import { Migration20261203000100PaymentDocumentsUncompressed } from './Migration20261203000100PaymentDocumentsUncompressed';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -63,4 +64,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261201000200ManualFlowRuns', class: Migration20261201000200ManualFlowRuns },
   { name: 'Migration20261201000500EventTraceContext', class: Migration20261201000500EventTraceContext },
   { name: 'Migration20261202000100PaymentWriteGuard', class: Migration20261202000100PaymentWriteGuard },
+  { name: 'Migration20261203000100PaymentDocumentsUncompressed', class: Migration20261203000100PaymentDocumentsUncompressed },
 ];

@@ -12,7 +12,8 @@ const scope = { organizationId: 'org_guard', environment: 'sandbox' as const };
 
 /**
  * updateIfUnchanged (the checkout confirm's tx1): a payment write guarded on the payment as it was read, queued with
- * the unit's other writes; a stale one rolls the whole unit back (payment_unchanged, SQLSTATE PL002).
+ * the unit's other writes; a stale one rolls the whole unit back (payment_unchanged, SQLSTATE PL002). And how a
+ * payment's row is stored (Migration20261203000100PaymentDocumentsUncompressed).
  */
 function suite(name: string, open: () => Promise<TestDatabase>) {
   describe(`payment repository, guarded update (${name})`, function () {
@@ -74,6 +75,15 @@ function suite(name: string, open: () => Promise<TestDatabase>) {
       const kept = results.findIndex((r) => r === null) === 0 ? 'first' : 'second';
       expect(await stored('pay_guard_race')).to.include({ description: kept });
       expect(await routings('pay_guard_race')).to.equal(1);
+    });
+
+    it('a document past 2 KB (a captured payment\'s) is stored inline and uncompressed, so no write compresses it and no read or index expression decompresses it', async () => {
+      const payment = withPrimitives(processingPayment({ id: 'pay_doc_inline', organizationId: scope.organizationId, environment: scope.environment }), { description: 'a'.repeat(3_000) });
+      await database.transactor.run((tx) => payments.insert(tx, payment));
+      const [row] = await database.db.orm.em.fork().execute(`select pg_column_compression(doc) as compression, octet_length(doc::text) as length from payments where id = ?`, ['pay_doc_inline']);
+      expect(Number(row.length)).to.be.greaterThan(3_000);
+      // Under PostgreSQL's default target this highly compressible document is stored pglz-compressed.
+      expect(row.compression).to.equal(null);
     });
   });
 }
