@@ -172,12 +172,12 @@ async function warmUp(url: string, options: { headers?: Record<string, string>; 
  */
 const REPLAN_REQUESTS = 1_500;
 
-async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; overallRate?: number }): Promise<autocannon.Result> {
+async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; overallRate?: number; seconds?: number }): Promise<autocannon.Result> {
   return autocannon({
     url,
     method: options.method ?? 'GET',
     connections: CONNECTIONS,
-    duration: DURATION_S,
+    duration: options.seconds ?? DURATION_S,
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
     ...(options.body !== undefined ? { body: options.body } : {}),
@@ -195,12 +195,12 @@ const CONFIRM_KEY_PREFIX = `bench_${process.pid}_${Date.now()}`;
  * payment from one request to the next. Each checkout is two requests: the rate reported is checkouts/s (half the
  * requests), and a confirmation that did not answer 201 approved counts as an error.
  */
-async function checkoutLoad(base: string, auth: Record<string, string>, options: { amount?: number } = {}): Promise<LoadResult> {
+async function checkoutLoad(base: string, auth: Record<string, string>, options: { amount?: number; seconds?: number } = {}): Promise<LoadResult> {
   let declined = 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    ...(options.amount ? { amount: options.amount * 2 } : { duration: DURATION_S }),
+    ...(options.amount ? { amount: options.amount * 2 } : { duration: options.seconds ?? DURATION_S }),
     requests: [
       {
         method: 'POST',
@@ -246,6 +246,34 @@ interface LoadResult {
   timeouts: number;
   requests: { average: number };
   latency: { p50: number; p99: number };
+}
+
+/** Rounds of each of two loads measured in alternation, each round a share of DURATION_S. */
+const ALTERNATE_ROUNDS = 4;
+
+/**
+ * Two loads measured in alternation, ALTERNATE_ROUNDS short rounds each, so that both meet the same machine. Its speed
+ * drifts within a run, and by a fifth within a minute (26 Nov, 16:03: the one-process direct card payments measured
+ * 815/s, then 666/s thirty seconds later): two measurements one after the other compare the machine's two states as
+ * much as the two loads. Each result is its rounds together: the mean rate (the rounds last as long), the median p50,
+ * the highest p99, every error.
+ */
+async function alternate(first: (seconds: number) => Promise<LoadResult>, second: (seconds: number) => Promise<LoadResult>): Promise<[LoadResult, LoadResult]> {
+  const seconds = Math.max(1, Math.round(DURATION_S / ALTERNATE_ROUNDS));
+  const rounds: Array<[LoadResult, LoadResult]> = [];
+  for (let round = 0; round < ALTERNATE_ROUNDS; round += 1) rounds.push([await first(seconds), await second(seconds)]);
+  const together = (results: LoadResult[]): LoadResult => {
+    const p50s = results.map((r) => r.latency.p50).sort((a, b) => a - b);
+    return {
+      '2xx': results.reduce((sum, r) => sum + r['2xx'], 0),
+      non2xx: results.reduce((sum, r) => sum + (r.non2xx ?? 0), 0),
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+      timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
+      requests: { average: results.reduce((sum, r) => sum + r.requests.average, 0) / results.length },
+      latency: { p50: p50s[Math.floor(p50s.length / 2)]!, p99: Math.max(...results.map((r) => r.latency.p99)) },
+    };
+  };
+  return [together(rounds.map(([a]) => a)), together(rounds.map(([, b]) => b))];
 }
 
 /**
@@ -528,42 +556,37 @@ async function benchService(setup: string, env: Record<string, string>, results:
       await analyze(env);
       await warmUp(`${base}/v1/payments`, { headers: auth, body: payment, amount: REPLAN_REQUESTS });
       await measureBaseline(`bare Koa + PostgreSQL, before ${setup}`);
-      // The checkout's own routes (public view of the secret, confirm) get their warm-up before anything is measured,
-      // so the direct payments measured just before and just after the checkout run under the same conditions.
+      const directLabel = 'POST /v1/payments (approved card, sandbox over gRPC)';
+      const directLoad = async (seconds?: number) => load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment, ...(seconds ? { seconds } : {}) });
       if (SCENARIOS.includes('checkout')) {
+        // The checkout's own routes (public view of the secret, confirm) get their warm-up; then checkouts/s and the
+        // direct card payments/s measured in alternation (target: checkouts at least 60 % of the direct payments).
         await checkoutLoad(base, auth, { amount: Math.round(WARMUP_REQUESTS / 2) });
         await settle(env);
-      }
-      // Payments alone first; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
-      const directLabel = 'POST /v1/payments (approved card, sandbox over gRPC)';
-      const directLoad = async () => load(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
-      if (SCENARIOS.includes('payments')) results.push(summarize(setup, directLabel, await directLoad()));
-      if (SCENARIOS.includes('checkout')) {
-        // Checkouts/s, compared with the direct card payments/s (target: at least 60 %) measured just before it and
-        // again just after it: the machine's speed drifts within a run (measureBaseline says by how much), and the
-        // mean of the two cancels a drift that runs one way across the three measurements, as a single
-        // measurement before the checkout cannot.
-        // Each run starts with nothing of the previous one still published or fanned out.
-        await settle(env);
-        const checkout = summarize(setup, 'checkout: POST /v1/payments without card, then public confirm with a vault token (checkouts/s)', await checkoutLoad(base, auth));
-        const before = results.find((r) => r.setup === setup && r.scenario === directLabel);
-        if (before) await settle(env);
-        const after = before ? summarize(setup, `${directLabel}, again just after the checkout`, await directLoad()) : null;
-        if (before?.requestsPerSecond && after?.requestsPerSecond && checkout.requestsPerSecond !== null) {
-          const direct = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-          checkout.note = `${Math.round((100 * checkout.requestsPerSecond) / direct)} % of the direct card payments/s measured just before and just after it (${before.requestsPerSecond} and ${after.requestsPerSecond}/s; target >= 60 %)`;
+        const [direct, checkout] = await alternate((seconds) => directLoad(seconds), (seconds) => checkoutLoad(base, auth, { seconds }));
+        const directRow = summarize(setup, `${directLabel}, in alternation with the checkout`, direct);
+        const checkoutRow = summarize(setup, 'checkout: POST /v1/payments without card, then public confirm with a vault token (checkouts/s)', checkout);
+        if (directRow.requestsPerSecond && checkoutRow.requestsPerSecond !== null) {
+          checkoutRow.note = `${Math.round((100 * checkoutRow.requestsPerSecond) / directRow.requestsPerSecond)} % of the direct card payments/s measured in alternation with it (${ALTERNATE_ROUNDS} rounds of each; target >= 60 %)`;
         }
-        results.push(checkout);
-        if (after) results.push(after);
+        results.push(directRow, checkoutRow);
         await settle(env);
       }
+      // Payments alone; then the same load again with 10 webhook endpoints subscribed, to measure fan-out.
+      if (SCENARIOS.includes('payments')) results.push(summarize(setup, directLabel, await directLoad()));
       if (SCENARIOS.includes('flow')) {
         const flowRun = await benchFlow(setup, base, auth, payment, account.body.id as string);
-        const direct = results.find((r) => r.setup === setup && r.scenario.startsWith('POST /v1/payments (approved card'));
-        if (direct?.requestsPerSecond && flowRun.requestsPerSecond !== null && !flowRun.note) {
-          flowRun.note = `${Math.round((100 * flowRun.requestsPerSecond) / direct.requestsPerSecond)} % of the direct-routing payments/s (target >= 85 %)`;
+        // Compared with the direct payments measured just before it and, once the flow is unpublished, just after it:
+        // the mean of the two cancels a drift of the machine's speed that runs one way across the three (see alternate).
+        const before = results.find((r) => r.setup === setup && r.scenario === directLabel);
+        await settle(env);
+        const after = before && !flowRun.note ? summarize(setup, `${directLabel}, again just after the flow`, await directLoad()) : null;
+        if (before?.requestsPerSecond && after?.requestsPerSecond && flowRun.requestsPerSecond !== null && !flowRun.note) {
+          const direct = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+          flowRun.note = `${Math.round((100 * flowRun.requestsPerSecond) / direct)} % of the direct-routing payments/s measured just before and just after it (${before.requestsPerSecond} and ${after.requestsPerSecond}/s; target >= 85 %)`;
         }
         results.push(flowRun);
+        if (after) results.push(after);
         await settle(env);
       }
       await settle(env);
