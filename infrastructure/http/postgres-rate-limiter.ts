@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AttemptCounter, CountedVerdict } from '../../edge/http/rate-limiter';
 import type { Transactor } from '../../domain/ports/transactor';
 import { entityManager } from '../persistence/mikro-orm-transactor';
@@ -91,7 +92,15 @@ export class PostgresRateLimiter implements AttemptCounter {
   }
 }
 
-/** The row of one limit (points per duration) and subject, as rate-limiter-flexible named it (its key prefix). */
+/** What `rate_limits.key` holds at most (varchar(255), the foundation migration). */
+const KEY_COLUMN_LENGTH = 255;
+
+/**
+ * The row of one limit (points per duration) and subject, as rate-limiter-flexible named it (its key prefix). A
+ * subject too long for the column (a path parameter is anything a client sends) is counted under its SHA-256: a key
+ * the column refused would fail every count batched with it, other clients' included.
+ */
 function storedKey(key: string, points: number, durationSeconds: number): string {
-  return `rl${points}_${durationSeconds}:${key}`;
+  const stored = `rl${points}_${durationSeconds}:${key}`;
+  return stored.length <= KEY_COLUMN_LENGTH ? stored : `rl${points}_${durationSeconds}:sha256:${createHash('sha256').update(key, 'utf8').digest('hex')}`;
 }

@@ -60,4 +60,11 @@ describe('rate limits in PostgreSQL: counts of one turn in one statement', () =>
     expect(counted.consumedPoints).to.equal(1);
     expect((await limiter.consume('login:ana', 3, 900)).consumedPoints).to.equal(1);
   });
+
+  it('a subject too long for the column is counted under its digest, and the counts batched with it go through', async () => {
+    const long = `confirm:${'x'.repeat(10_000)}`;
+    const [a, b, c] = await Promise.all([limiter.consume(long, 5, 3600), limiter.consume('confirm:pay_5', 5, 3600), limiter.consume(long, 5, 3600)]);
+    expect([a.consumedPoints, b.consumedPoints, c.consumedPoints]).to.deep.equal([1, 1, 2]);
+    expect((await limiter.consume(`confirm:${'x'.repeat(9_999)}y`, 5, 3600)).consumedPoints, 'another long subject').to.equal(1);
+  });
 });
