@@ -254,8 +254,8 @@ const ALTERNATE_ROUNDS = 4;
 /**
  * Two loads measured in alternation, ALTERNATE_ROUNDS short rounds each, so that both meet the same machine. Its speed
  * drifts within a run, and by a fifth within a minute (26 Nov, 16:03: the one-process direct card payments measured
- * 815/s, then 666/s thirty seconds later): two measurements one after the other compare the machine's two states as
- * much as the two loads. Each result is its rounds together: the mean rate (the rounds last as long), the median p50,
+ * 815/s, then 666/s about twenty seconds later): two measurements one after the other compare the machine's two
+ * states as much as the two loads. Each result is its rounds together: the mean rate (the rounds last as long), the median p50,
  * the highest p99, every error.
  */
 async function alternate(first: (seconds: number) => Promise<LoadResult>, second: (seconds: number) => Promise<LoadResult>): Promise<[LoadResult, LoadResult]> {
