@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AttemptCounter, CountedVerdict } from '../../edge/http/rate-limiter';
 import type { Transactor } from '../../domain/ports/transactor';
 import { entityManager } from '../persistence/mikro-orm-transactor';
-import { ReadBatch } from '../persistence/read-batch';
+import { inLockOrder, ReadBatch } from '../persistence/read-batch';
 
 /** One request's change to a counter: +1 consumes a point, -1 gives one back. */
 interface Count {
@@ -64,8 +64,7 @@ export class PostgresRateLimiter implements AttemptCounter {
       windows.set(count.key, window);
     }
     const now = Math.max(...counts.map((count) => count.now));
-    // In one order whatever the batch's, so two batches counting the same subjects never wait on each other's rows in turn.
-    const rows = [...windows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, window]) => ({ key, points: window.change, expire: now + window.durationMs }));
+    const rows = inLockOrder(windows).map(([key, window]) => ({ key, points: window.change, expire: now + window.durationMs }));
     const counted = await this.transactor.read((tx) =>
       entityManager(tx).execute<CounterRow[]>(
         `insert into rate_limits as r (key, points, expire)

@@ -41,3 +41,11 @@ export class ReadBatch<K, V> {
     }
   }
 }
+
+/**
+ * A batch's rows in one order whatever the order they were asked in: batches that write rows (claims, counters) lock
+ * them in this order, so two batches touching the same rows never wait on each other's rows in turn.
+ */
+export function inLockOrder<V>(rows: ReadonlyMap<string, V>): Array<[string, V]> {
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

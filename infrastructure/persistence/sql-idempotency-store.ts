@@ -5,7 +5,7 @@ import type { TenantScope } from '../../domain/shared/environment';
 import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
 import type { Transactor } from '../../domain/ports/transactor';
 import { deferWrite, entityManager } from './mikro-orm-transactor';
-import { ReadBatch } from './read-batch';
+import { inLockOrder, ReadBatch } from './read-batch';
 
 interface KeyRow {
   request_hash: string;
@@ -80,10 +80,10 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   private async claimAll(claims: readonly Claim[]): Promise<boolean[]> {
     const firsts = new Map<string, number>();
     claims.forEach((claim, index) => {
-      if (!firsts.has(claimIdentity(claim))) firsts.set(claimIdentity(claim), index);
+      const identity = claimIdentity(claim);
+      if (!firsts.has(identity)) firsts.set(identity, index);
     });
-    // In one order whatever the batch's, so two batches claiming the same keys never wait on each other's rows in turn.
-    const rows = [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, index]) => {
+    const rows = inLockOrder(firsts).map(([, index]) => {
       const { scope, route, key, requestHash, now } = claims[index]!;
       return {
         org: scope.organizationId, env: scope.environment, route, key, hash: requestHash, created_at: now.toISOString(),
