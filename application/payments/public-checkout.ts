@@ -44,20 +44,27 @@ export interface PublicCheckoutDeps extends PaymentDeps {
   readonly merchantName: (organizationId: string) => Promise<string | null>;
 }
 
+/**
+ * The one answer to every refused client secret. Built only when a request is refused: an Error captures its stack
+ * when constructed, which every public request paid for before, accepted or not.
+ */
+function refusedClientSecret(): DomainError {
+  return new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.', { param: 'header.Service-Client-Secret' });
+}
+
 export class PublicCheckout {
   constructor(private readonly deps: PublicCheckoutDeps) {}
 
   /** The client secret's check: the payment's scope, or 401 invalid_client_secret (same answer for every failure). */
   async authenticate(paymentId: string, presented: string | undefined): Promise<CheckoutPass> {
     const secrets = this.deps.checkoutSecrets;
-    const refused = new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.', { param: 'header.Service-Client-Secret' });
-    if (!secrets || !presented || presented.length > 512) throw refused;
+    if (!secrets || !presented || presented.length > 512) throw refusedClientSecret();
     const payment = await this.deps.checkoutPayments.findCommitted(paymentId);
     // A checkout's secret, or the one a Pix, boleto or 3DS payment was given when it came to await the buyer.
     const stored = payment ? clientSecretOf(payment.view()) : null;
     // Hashing the presented secret even without a payment keeps the time of both refusals alike.
     const matches = secrets.matches(presented, stored?.sha256 ?? '0'.repeat(64));
-    if (!payment || !stored || !matches) throw refused;
+    if (!payment || !stored || !matches) throw refusedClientSecret();
     const p = payment.view();
     return { paymentId, scope: { organizationId: p.organizationId, environment: p.environment }, clientSecret: presented, payment };
   }
