@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { RandomPool } from './random-pool';
 import type { CredentialCipher, SealedSecret } from '../../domain/ports/credential-cipher';
 import { localKeyFile } from './local-key-file';
 
@@ -11,6 +12,8 @@ import { localKeyFile } from './local-key-file';
 export class AesGcmCredentialCipher implements CredentialCipher {
   private readonly keys: Map<string, Buffer>;
   readonly currentKeyId: string;
+  /** Fresh IVs: every seal draws 12 bytes no other seal got. */
+  private readonly nonces = new RandomPool();
 
   constructor(keys: readonly Buffer[]) {
     if (keys.length === 0) throw new Error('at least one credentials key is required');
@@ -25,7 +28,7 @@ export class AesGcmCredentialCipher implements CredentialCipher {
 
   seal(plaintext: string, context: string): SealedSecret {
     const key = this.keys.get(this.currentKeyId)!;
-    const iv = randomBytes(12);
+    const iv = this.nonces.bytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

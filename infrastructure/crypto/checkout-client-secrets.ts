@@ -1,7 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CheckoutSecrets, IssuedClientSecret } from '../../domain/ports/checkout-secrets';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import { openSealedText, sealText } from './sealed-text';
+import { RandomPool } from './random-pool';
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -12,10 +13,12 @@ function sha256(text: string): Buffer {
  * binds it to that payment: copied to another, it does not open).
  */
 export class SealedCheckoutSecrets implements CheckoutSecrets {
+  private readonly random = new RandomPool();
+
   constructor(private readonly cipher: CredentialCipher) {}
 
   issue(paymentId: string): IssuedClientSecret {
-    const secret = `${paymentId}_secret_${randomBytes(32).toString('base64url')}`;
+    const secret = `${paymentId}_secret_${this.random.bytes(32).toString('base64url')}`;
     return { secret, sealed: sealText(this.cipher, secret, contextOf(paymentId)), sha256: sha256(secret).toString('hex') };
   }
 

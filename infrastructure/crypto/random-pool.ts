@@ -20,6 +20,22 @@ export class RandomPool {
     return this.pool[this.offset++]!;
   }
 
+  /**
+   * `count` random bytes in a buffer of their own (copied out of the pool, whose bytes are handed out once). For
+   * the nonces and secrets sealed on a request's path: a `randomBytes` call costs about 6 µs however few bytes it
+   * asks for (measured 26 Nov: 12 and 32 bytes alike), three of them per checkout.
+   */
+  bytes(count: number): Buffer {
+    if (count > POOL_BYTES) return randomBytes(count);
+    if (this.offset + count > this.pool.length) {
+      this.pool = randomBytes(POOL_BYTES);
+      this.offset = 0;
+    }
+    const drawn = Buffer.from(this.pool.subarray(this.offset, this.offset + count));
+    this.offset += count;
+    return drawn;
+  }
+
   /** `count` random bytes as lowercase hex. */
   hex(count: number): string {
     let out = '';

@@ -15,6 +15,18 @@ describe('RandomPool', () => {
     expect(seen.size).to.equal(1_000);
   });
 
+  it('hands out byte buffers of the asked length, never the same bytes twice, across refills and larger than the pool', () => {
+    const pool = new RandomPool();
+    const seen = new Set<string>();
+    for (let i = 0; i < 1_000; i++) {
+      const drawn = pool.bytes(i % 2 === 0 ? 12 : 32); // 22,000 bytes: the pool is refilled five times
+      expect(drawn.length).to.equal(i % 2 === 0 ? 12 : 32);
+      seen.add(drawn.toString('hex'));
+    }
+    expect(seen.size).to.equal(1_000);
+    expect(pool.bytes(10_000).length).to.equal(10_000);
+  });
+
   it('gives every decimal digit about equally often', () => {
     const pool = new RandomPool();
     const counts = new Array<number>(10).fill(0);
