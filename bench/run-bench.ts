@@ -563,7 +563,7 @@ async function benchService(setup: string, env: Record<string, string>, results:
         // direct card payments/s measured in alternation (target: checkouts at least 60 % of the direct payments).
         await checkoutLoad(base, auth, { amount: Math.round(WARMUP_REQUESTS / 2) });
         await settle(env);
-        const [direct, checkout] = await alternate((seconds) => directLoad(seconds), (seconds) => checkoutLoad(base, auth, { seconds }));
+        const [direct, checkout] = await alternate(directLoad, (seconds) => checkoutLoad(base, auth, { seconds }));
         const directRow = summarize(setup, `${directLabel}, in alternation with the checkout`, direct);
         const checkoutRow = summarize(setup, 'checkout: POST /v1/payments without card, then public confirm with a vault token (checkouts/s)', checkout);
         if (directRow.requestsPerSecond && checkoutRow.requestsPerSecond !== null) {

@@ -45,8 +45,8 @@ export interface PublicCheckoutDeps extends PaymentDeps {
 }
 
 /**
- * The one answer to every refused client secret. Built only when a request is refused: an Error captures its stack
- * when constructed, which every public request paid for before, accepted or not.
+ * The one answer to every refused client secret, built only when a request is refused: constructing an Error
+ * captures a stack trace, a cost an accepted request has no reason to pay.
  */
 function refusedClientSecret(): DomainError {
   return new DomainError('invalid_client_secret', 'Send the payment\'s clientSecret in the Service-Client-Secret header.', { param: 'header.Service-Client-Secret' });

@@ -100,6 +100,6 @@ const KEY_COLUMN_LENGTH = 255;
  * the column refused would fail every count batched with it, other clients' included.
  */
 function storedKey(key: string, points: number, durationSeconds: number): string {
-  const stored = `rl${points}_${durationSeconds}:${key}`;
-  return stored.length <= KEY_COLUMN_LENGTH ? stored : `rl${points}_${durationSeconds}:sha256:${createHash('sha256').update(key, 'utf8').digest('hex')}`;
+  const limit = `rl${points}_${durationSeconds}:`;
+  return limit.length + key.length <= KEY_COLUMN_LENGTH ? limit + key : `${limit}sha256:${createHash('sha256').update(key, 'utf8').digest('hex')}`;
 }
