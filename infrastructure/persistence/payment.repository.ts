@@ -45,6 +45,26 @@ export function paymentFromDoc(doc: unknown): PaymentPrimitives {
 }
 
 /**
+ * The authorization-expiry job's scans (application/payments/notify-expiring-authorizations.ts): uncaptured
+ * pre-authorizations whose notice is due (parameters: deadline, limit), and those noticed whose near-expiry capture or
+ * void is not done yet (now, limit). Both read the partial index payments_uncaptured_authorizations
+ * (Migration20261204000100UncapturedAuthorizations), not the whole table.
+ */
+export const EXPIRING_AUTHORIZATIONS_SQL = `select doc from payments
+  where status = 'authorized' and captured_amount = 0
+    and doc->>'authorizationExpiresAt' is not null and doc->>'expiryNoticeAt' is null
+    and (doc->>'authorizationExpiresAt')::timestamptz <= ?
+  order by (doc->>'authorizationExpiresAt')::timestamptz
+  limit ?`;
+export const UNFINISHED_EXPIRY_ACTIONS_SQL = `select doc from payments
+  where status = 'authorized' and captured_amount = 0
+    and doc->>'expiryNoticeAt' is not null and doc->>'expiryAction' in ('capture', 'void')
+    and doc->>'expiryActionRefusal' is null
+    and (doc->>'authorizationExpiresAt')::timestamptz > ?
+  order by (doc->>'authorizationExpiresAt')::timestamptz
+  limit ?`;
+
+/**
  * Payments as rows: the aggregate in `doc`, the searchable columns derived from it on every write.
  * Inserts and updates are queued on the unit of work (they travel with its events at commit).
  */
@@ -108,29 +128,12 @@ export class SqlPaymentRepository implements PaymentRepository {
   }
 
   async findExpiringAuthorizations(tx: Transaction, deadlineBefore: Date, limit: number): Promise<Payment[]> {
-    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
-      `select doc from payments
-        where status = 'authorized' and captured_amount = 0
-          and doc->>'authorizationExpiresAt' is not null and doc->>'expiryNoticeAt' is null
-          and (doc->>'authorizationExpiresAt')::timestamptz <= ?
-        order by (doc->>'authorizationExpiresAt')::timestamptz
-        limit ?`,
-      [deadlineBefore, limit],
-    );
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(EXPIRING_AUTHORIZATIONS_SQL, [deadlineBefore, limit]);
     return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
   }
 
   async findUnfinishedExpiryActions(tx: Transaction, now: Date, limit: number): Promise<Payment[]> {
-    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(
-      `select doc from payments
-        where status = 'authorized' and captured_amount = 0
-          and doc->>'expiryNoticeAt' is not null and doc->>'expiryAction' in ('capture', 'void')
-          and doc->>'expiryActionRefusal' is null
-          and (doc->>'authorizationExpiresAt')::timestamptz > ?
-        order by (doc->>'authorizationExpiresAt')::timestamptz
-        limit ?`,
-      [now, limit],
-    );
+    const rows = await entityManager(tx).execute<Array<{ doc: unknown }>>(UNFINISHED_EXPIRY_ACTIONS_SQL, [now, limit]);
     return rows.map((r) => Payment.fromPrimitives(paymentFromDoc(r.doc)));
   }
 

@@ -33,6 +33,7 @@ import { Migration20261201000200ManualFlowRuns } from './Migration20261201000200
 import { Migration20261201000500EventTraceContext } from './Migration20261201000500EventTraceContext';
 import { Migration20261202000100PaymentWriteGuard } from './Migration20261202000100PaymentWriteGuard';
 import { Migration20261203000100PaymentDocumentsUncompressed } from './Migration20261203000100PaymentDocumentsUncompressed';
+import { Migration20261204000100UncapturedAuthorizations } from './Migration20261204000100UncapturedAuthorizations';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000100Foundation', class: Migration20261122000100Foundation },
@@ -65,4 +66,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261201000500EventTraceContext', class: Migration20261201000500EventTraceContext },
   { name: 'Migration20261202000100PaymentWriteGuard', class: Migration20261202000100PaymentWriteGuard },
   { name: 'Migration20261203000100PaymentDocumentsUncompressed', class: Migration20261203000100PaymentDocumentsUncompressed },
+  { name: 'Migration20261204000100UncapturedAuthorizations', class: Migration20261204000100UncapturedAuthorizations },
 ];
