@@ -5,9 +5,6 @@ import type { PlatformBillingRepository } from '../../domain/ports/platform-bill
 import type { Transaction } from '../../domain/ports/transactor';
 import { DomainError } from '../../domain/shared/domain-error';
 
-/** An upper bound PostgreSQL's timestamptz accepts (JavaScript's largest date is past its range). */
-const END_OF_TIME = new Date('9999-12-31T00:00:00.000Z');
-
 /**
  * Counts each live payment inside its creation's first transaction and refuses it when neither the free trial nor a
  * paid plan allows production. The refusal rolls tx1 back, so nothing was saved and nothing goes to an acquirer.
@@ -16,7 +13,7 @@ const END_OF_TIME = new Date('9999-12-31T00:00:00.000Z');
 export class ProductionAccessGate implements ProductionUsage {
   constructor(private readonly billing: PlatformBillingRepository) {}
 
-  async countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<number> {
+  async countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<void> {
     const companyId = (await this.billing.companyOf(tx, organizationId)) ?? organizationId;
     const firstTime = await this.billing.recordLivePayment(tx, organizationId, paymentId, at);
     if (firstTime) {
@@ -28,12 +25,6 @@ export class ProductionAccessGate implements ProductionUsage {
         throw refusal({ ...access, trial: { ...access.trial, status: 'ended', endedBy: 'payments', paymentsRemaining: 0 } }, false);
       }
     }
-    return this.livePaymentsSince(tx, organizationId, new Date(at.getTime() - 30 * 24 * 60 * 60 * 1000));
-  }
-
-  async livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number> {
-    const companyId = (await this.billing.companyOf(tx, organizationId)) ?? organizationId;
-    return this.billing.livePayments(tx, companyId, since, END_OF_TIME);
   }
 }
 

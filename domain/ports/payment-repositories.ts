@@ -230,10 +230,10 @@ export interface SavedPaymentMethodRepository {
  */
 export interface ProductionUsage {
   /**
-   * Counts one live payment in its creation's first transaction; returns the organization's count within the
-   * allowance window after counting. Platform billing's implementation refuses (production_access_required) when
-   * neither the trial nor a paid plan allows production, which rolls that transaction back.
+   * Counts one live payment in its creation's first transaction. Platform billing's implementation refuses
+   * (production_access_required) when neither the trial nor a paid plan allows production, which rolls that
+   * transaction back. It answers nothing: reading a running total here would read the merchant's whole window of
+   * payments on every payment (billing reads totals when it closes a month or shows the overview).
    */
-  countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<number>;
-  livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number>;
+  countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<void>;
 }

@@ -88,19 +88,10 @@ export class SqlSavedPaymentMethodRepository implements SavedPaymentMethodReposi
 }
 
 export class SqlProductionUsage implements ProductionUsage {
-  async countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<number> {
+  async countLivePayment(tx: Transaction, organizationId: string, paymentId: string, at: Date): Promise<void> {
     await entityManager(tx).execute(
       `insert into production_payment_usage (organization_id, payment_id, created_at) values (?, ?, ?) on conflict do nothing`,
       [organizationId, paymentId, at],
     );
-    return this.livePaymentsSince(tx, organizationId, new Date(at.getTime() - 30 * 24 * 60 * 60 * 1000));
-  }
-
-  async livePaymentsSince(tx: Transaction, organizationId: string, since: Date): Promise<number> {
-    const rows = await entityManager(tx).execute<Array<{ n: number }>>(
-      `select count(*)::int8 as n from production_payment_usage where organization_id = ? and created_at >= ?`,
-      [organizationId, since],
-    );
-    return Number(rows[0]?.n ?? 0);
   }
 }

@@ -289,10 +289,6 @@ export class CountingUsage implements ProductionUsage {
   readonly counted: string[] = [];
   async countLivePayment(_tx: Transaction, _org: string, paymentId: string) {
     this.counted.push(paymentId);
-    return this.counted.length;
-  }
-  async livePaymentsSince() {
-    return this.counted.length;
   }
 }
 

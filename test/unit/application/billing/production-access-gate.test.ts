@@ -26,6 +26,20 @@ describe('ProductionAccessGate (payments\' ProductionUsage)', () => {
     expect(billing.state.allowances.org_co!.paymentsUsed).to.equal(50);
   });
 
+  it('reads no running total while counting: the merchant\'s window of payments is not read on every payment', async () => {
+    const { billing, count } = setup();
+    let totalsRead = 0;
+    const livePayments = billing.livePayments.bind(billing);
+    billing.livePayments = async (...args) => {
+      totalsRead += 1;
+      return livePayments(...args);
+    };
+    await count('org_co', 'pay_1');
+    await count('org_brand', 'pay_2');
+    expect(billing.state.live).to.have.length(2);
+    expect(totalsRead).to.equal(0);
+  });
+
   it('counts a payment once, whatever its attempts (the same payment id again is not a new count)', async () => {
     const { billing, count } = setup();
     await count('org_co', 'pay_1');
