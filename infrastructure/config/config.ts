@@ -44,6 +44,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** Statements run as server-side prepared statements when on PostgreSQL (never on embedded PGlite, see usePreparedStatements). */
   readonly databasePreparedStatements: boolean;
+  /** How long batched reads wait for companions (infrastructure/persistence/read-batch.ts); 0: until the end of the turn. */
+  readonly databaseReadBatchWindowMs: number;
   /**
    * Where the core serves core.v1.CoreNotifications for adapter processes (asynchronous outcomes such as
    * fraud decisions); null: not served, unless adapters run embedded (then on a free loopback port).
@@ -131,6 +133,13 @@ function parseTrustedProxies(raw: string | undefined): string[] {
   return entries;
 }
 
+/**
+ * Embedded mode's read-batch window. Measured on 26 Nov (2 cores, 50 clients): batches of a turn held 1.3 reads on
+ * average there, and waiting 2 ms took a checkout (creation, then public confirm) from 71-90 to 121-134/s, direct card
+ * payments unchanged. On PostgreSQL a turn already gathers about ten, and the same wait measured within the noise.
+ */
+const EMBEDDED_READ_BATCH_WINDOW_MS = 2;
+
 /** pino's levels: a name it does not know would otherwise stop start-up with a stack trace from inside pino. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -183,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${host}:${port}`,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', optional(env, 'DATABASE_URL') ? 10 : 1, 1),
     databasePreparedStatements: !['false', '0'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
+    databaseReadBatchWindowMs: integer(env, 'DATABASE_READ_BATCH_WINDOW_MS', optional(env, 'DATABASE_URL') ? 0 : EMBEDDED_READ_BATCH_WINDOW_MS, 0),
     coreNotificationsPort: optional(env, 'CORE_NOTIFICATIONS_PORT') === null ? null : integer(env, 'CORE_NOTIFICATIONS_PORT', 0),
     coreNotificationsHost: env.CORE_NOTIFICATIONS_HOST ?? '127.0.0.1',
     paymentRecoveryGraceMs: optional(env, 'PAYMENT_RECOVERY_GRACE_MS') === null ? null : integer(env, 'PAYMENT_RECOVERY_GRACE_MS', 0),

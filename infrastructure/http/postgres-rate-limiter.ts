@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AttemptCounter, CountedVerdict } from '../../edge/http/rate-limiter';
 import type { Transactor } from '../../domain/ports/transactor';
-import { entityManager } from '../persistence/mikro-orm-transactor';
+import { entityManager, readBatchWindowOf } from '../persistence/mikro-orm-transactor';
 import { inLockOrder, ReadBatch } from '../persistence/read-batch';
 
 /** One request's change to a counter: +1 consumes a point, -1 gives one back. */
@@ -36,7 +36,7 @@ export class PostgresRateLimiter implements AttemptCounter {
     private readonly transactor: Transactor,
     private readonly now: () => number = Date.now,
   ) {
-    this.counts = new ReadBatch((counts) => this.countAll(counts));
+    this.counts = new ReadBatch((counts) => this.countAll(counts), { windowMs: readBatchWindowOf(transactor) });
   }
 
   async consume(key: string, points: number, durationSeconds: number): Promise<CountedVerdict> {

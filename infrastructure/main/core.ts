@@ -83,7 +83,7 @@ export interface CoreParts {
 
 export function createCore(parts: CoreParts): Core {
   const { orm, ids, clock, logger, transport } = parts;
-  const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(parts.config) });
+  const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(parts.config), readBatchWindowMs: parts.config.databaseReadBatchWindowMs });
   const metrics = new ServiceMetrics();
   registerDatabaseGauges(metrics, { orm, transport, now: () => clock.now() });
   const relay = new OutboxRelay(transactor, transport, logger.child({ component: 'outbox-relay' }), {

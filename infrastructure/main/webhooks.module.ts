@@ -103,7 +103,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): ModuleDefin
         workerUsers += 1;
         const opening = (workerOrm ??= openOrm(databaseUrl, workerPoolSize));
         const orm = await opening;
-        const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(core.config) });
+        const transactor = new MikroOrmTransactor(orm, { preparedStatements: usePreparedStatements(core.config), readBatchWindowMs: core.config.databaseReadBatchWindowMs });
         core.changes.observe(transactor);
         return {
           orm,

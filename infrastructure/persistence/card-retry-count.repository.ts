@@ -1,7 +1,7 @@
 import type { CardRetryCounts, CountedCard } from '../../domain/ports/card-retry-counts';
 import { hourOf, LONGEST_RETRY_WINDOW_HOURS, type CardAttemptBucket, type CountedAttemptKind } from '../../domain/payment/retry/brand-retry-rules';
 import type { Transactor } from '../../domain/ports/transactor';
-import { entityManager } from './mikro-orm-transactor';
+import { entityManager, readBatchWindowOf } from './mikro-orm-transactor';
 import { ReadBatch } from './read-batch';
 
 interface BucketRow {
@@ -20,7 +20,7 @@ export class SqlCardRetryCounts implements CardRetryCounts {
   private readonly histories: ReadBatch<{ card: CountedCard; since: Date }, CardAttemptBucket[]>;
 
   constructor(private readonly transactor: Transactor) {
-    this.histories = new ReadBatch((asked) => this.readHistories(asked));
+    this.histories = new ReadBatch((asked) => this.readHistories(asked), { windowMs: readBatchWindowOf(transactor) });
   }
 
   async count(card: CountedCard, attempt: { kind: CountedAttemptKind; amount: number; at: Date }): Promise<void> {

@@ -1,7 +1,7 @@
 import { Payment } from '../../domain/payment/payment';
 import type { CheckoutPayments } from '../../domain/ports/checkout-payments';
 import type { Transaction, Transactor } from '../../domain/ports/transactor';
-import { entityManager } from './mikro-orm-transactor';
+import { entityManager, readBatchWindowOf } from './mikro-orm-transactor';
 import { paymentFromDoc } from './payment.repository';
 import { ReadBatch } from './read-batch';
 
@@ -13,7 +13,7 @@ export class SqlCheckoutPayments implements CheckoutPayments {
   private readonly committed: ReadBatch<string, Payment | null>;
 
   constructor(private readonly transactor: Transactor) {
-    this.committed = new ReadBatch((ids) => this.readCommitted(ids));
+    this.committed = new ReadBatch((ids) => this.readCommitted(ids), { windowMs: readBatchWindowOf(transactor) });
   }
 
   findCommitted(paymentId: string): Promise<Payment | null> {

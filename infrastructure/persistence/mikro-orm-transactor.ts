@@ -320,12 +320,16 @@ export class MikroOrmTransactor implements Transactor {
   private readonly changeListeners: Array<(changes: readonly AnnouncedChange[]) => void> = [];
   private readonly connections: Connections;
 
+  /** How long batched reads on this database wait for companions (read-batch.ts, readBatchWindowOf). */
+  readonly readBatchWindowMs: number;
+
   /**
    * `preparedStatements`: run statements as server-side prepared statements (prepared-statements.ts); off for
-   * PGlite, whose socket server shares one session among its connections.
+   * PGlite, whose socket server shares one session among its connections. `readBatchWindowMs`: see ReadBatchOptions.
    */
-  constructor(orm: Orm, options: { preparedStatements?: boolean } = {}) {
+  constructor(orm: Orm, options: { preparedStatements?: boolean; readBatchWindowMs?: number } = {}) {
     this.connections = new Connections(orm.em, options.preparedStatements ?? true);
+    this.readBatchWindowMs = options.readBatchWindowMs ?? 0;
   }
 
   onCommit(listener: (eventIds: readonly string[]) => void): void {
@@ -368,4 +372,9 @@ export class MikroOrmTransactor implements Transactor {
   private tellChanges(unit: UnitOfWork): void {
     if (unit.changes.length > 0) for (const listener of this.changeListeners) listener(unit.changes);
   }
+}
+
+/** The read-batch window (ReadBatchOptions.windowMs) of the database behind a transactor; 0 for any other transactor. */
+export function readBatchWindowOf(transactor: Transactor): number {
+  return transactor instanceof MikroOrmTransactor ? transactor.readBatchWindowMs : 0;
 }

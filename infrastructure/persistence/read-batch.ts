@@ -3,20 +3,34 @@
  * every round trip holds one until the event loop gets round to its answer). Reads of the same kind asked in the
  * same turn of the event loop leave together, as ONE statement for all their keys, and each caller gets its own
  * key's answer. A read outside any transaction sees what is committed when its statement runs, alone or grouped,
- * so grouping changes nothing a caller can observe but the time it waits (at most until the end of the turn).
+ * so grouping changes nothing a caller can observe but the time it waits (until the end of the turn, or the window).
  */
+export interface ReadBatchOptions {
+  /** Bounds one statement's size: a larger queue leaves as several statements. */
+  readonly maxKeys?: number;
+  /**
+   * 0: a batch leaves at the end of the turn its first read was asked in. More: it waits that many milliseconds for
+   * companions first. Embedded mode wants it (mikro-orm-transactor.ts, readBatchWindowOf): there the database runs on
+   * this process's thread and plans each statement afresh, and its turns are short (one wire message each), so reads
+   * of requests arriving together were asked in different turns and left alone.
+   */
+  readonly windowMs?: number;
+}
+
 export class ReadBatch<K, V> {
   private waiting: Array<{ key: K; resolve(value: V): void; reject(error: unknown): void }> = [];
   private flushScheduled = false;
+  private readonly maxKeys: number;
+  private readonly windowMs: number;
 
-  /**
-   * `readAll` answers every key it is given, in order (one statement); `maxKeys` bounds one statement's size, a
-   * larger queue leaves as several statements.
-   */
+  /** `readAll` answers every key it is given, in order (one statement). */
   constructor(
     private readonly readAll: (keys: readonly K[]) => Promise<readonly V[]>,
-    private readonly maxKeys = 64,
-  ) {}
+    options: ReadBatchOptions = {},
+  ) {
+    this.maxKeys = options.maxKeys ?? 64;
+    this.windowMs = options.windowMs ?? 0;
+  }
 
   read(key: K): Promise<V> {
     return new Promise((resolve, reject) => {
@@ -24,7 +38,8 @@ export class ReadBatch<K, V> {
       if (this.flushScheduled) return;
       this.flushScheduled = true;
       // After the I/O callbacks of this turn, so every read those callbacks asked for is in the batch.
-      setImmediate(() => this.flush());
+      if (this.windowMs > 0) setTimeout(() => this.flush(), this.windowMs);
+      else setImmediate(() => this.flush());
     });
   }
 

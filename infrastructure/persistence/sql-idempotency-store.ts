@@ -4,7 +4,7 @@ import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { TenantScope } from '../../domain/shared/environment';
 import { isSealedText, openSealedText, sealText } from '../crypto/sealed-text';
 import type { Transactor } from '../../domain/ports/transactor';
-import { deferWrite, entityManager } from './mikro-orm-transactor';
+import { deferWrite, entityManager, readBatchWindowOf } from './mikro-orm-transactor';
 import { inLockOrder, ReadBatch } from './read-batch';
 
 interface KeyRow {
@@ -53,7 +53,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     private readonly cipher: CredentialCipher,
     readonly lockMs: number = IDEMPOTENCY_LOCK_MS,
   ) {
-    this.claims = new ReadBatch((claims) => this.claimAll(claims));
+    this.claims = new ReadBatch((claims) => this.claimAll(claims), { windowMs: readBatchWindowOf(transactor) });
   }
 
   async begin(scope: TenantScope, route: string, key: string, requestHash: string, now: Date): Promise<IdempotencyBegin> {

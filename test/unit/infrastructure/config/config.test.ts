@@ -37,6 +37,13 @@ describe('configuration from the environment', () => {
     expect(usePreparedStatements(loadConfig({}))).to.equal(false);
   });
 
+  it('batched reads wait 2 ms for companions on the embedded database, none on PostgreSQL, unless set', () => {
+    expect(loadConfig({}).databaseReadBatchWindowMs).to.equal(2);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseReadBatchWindowMs).to.equal(0);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', DATABASE_READ_BATCH_WINDOW_MS: '3' }).databaseReadBatchWindowMs).to.equal(3);
+    expect(() => loadConfig({ DATABASE_READ_BATCH_WINDOW_MS: '-1' })).to.throw(ConfigError, 'DATABASE_READ_BATCH_WINDOW_MS');
+  });
+
   it('takes a pino level for LOG_LEVEL (any case) and refuses any other with one sentence listing the levels', () => {
     expect(loadConfig({}).logLevel).to.equal('info');
     expect(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel).to.equal('debug');
