@@ -10,8 +10,8 @@
  *
  * What this gives up: a call is recorded when its flush commits, not with the payment's outcome, so a process that
  * dies loses the calls of its last window (at most FLUSH_EVERY_MS), and the history may show a call whose outcome
- * unit failed (the call was made all the same). Reads in this process see every call recorded before them
- * (`flush` first); another process's calls show within a window.
+ * unit failed (the call was made all the same). Reads in this process see every call recorded before them: those
+ * not committed yet are merged from memory (`unwritten`); another process's calls show within a window.
  */
 import type { CallRecord } from '../../domain/connector-account/connector-account-health';
 import { RECENT_CALLS_WINDOW } from '../../domain/connector-account/connector-account-health';
@@ -56,8 +56,10 @@ export const TRIM_CALLS_SQL = `delete from connector_account_health where id in 
 
 export class CallHistoryWriter {
   private pending: PendingCall[] = [];
+  /** Batches taken by a flush whose unit has not settled yet. */
+  private readonly unsettled = new Set<readonly PendingCall[]>();
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  private lastWrite: Promise<void> = Promise.resolve();
   private readonly trimmedAt = new Map<string, number>();
 
   constructor(
@@ -78,9 +80,30 @@ export class CallHistoryWriter {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    // One batch at a time, in order: a later read waits for every earlier call.
-    this.writing = this.writing.then(() => (batch.length ? this.write(batch) : undefined));
-    return this.writing;
+    if (batch.length) this.unsettled.add(batch);
+    // One batch at a time, in order.
+    this.lastWrite = this.lastWrite.then(() => (batch.length ? this.write(batch).finally(() => this.unsettled.delete(batch)) : undefined));
+    return this.lastWrite;
+  }
+
+  /**
+   * The calls of these accounts recorded here and not committed yet (waiting for their batch, or in a batch being
+   * written), newest first. A read merges them rather than flushing first: a flush needs a pooled connection of its
+   * own, which a reader inside a unit of work may be holding the last of (embedded mode's pool has one), and then
+   * neither ever went on.
+   */
+  unwritten(accountIds: readonly string[]): Map<string, CallRecord[]> {
+    const wanted = new Set(accountIds);
+    const found = new Map<string, CallRecord[]>();
+    for (const batch of [...this.unsettled, this.pending]) {
+      for (const call of batch) {
+        if (!wanted.has(call.accountId)) continue;
+        const calls = found.get(call.accountId) ?? [];
+        calls.unshift(call.record);
+        found.set(call.accountId, calls);
+      }
+    }
+    return found;
   }
 
   stop(): Promise<void> {

@@ -218,8 +218,9 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
   async healthOf(tx: Transaction, accountIds: readonly string[]): Promise<Map<string, HealthHistory>> {
     const result = new Map<string, HealthHistory>();
     if (accountIds.length === 0) return result;
-    // Every call this process recorded before the read is in it.
-    await this.callHistory?.flush();
+    // Every call this process recorded before the read is in it: those not committed yet come from memory, taken
+    // before the read so that a batch committing meanwhile is found at least once (call-history-writer.ts, unwritten).
+    const unwritten = this.callHistory?.unwritten(accountIds);
     const rows = await entityManager(tx).execute<
       Array<{ account_id: string; kind: 'verification' | 'call'; result: string; operation: string | null; message: string | null; latency_ms: number | null; occurred_at: Date | string }>
     >(
@@ -249,8 +250,18 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
         });
       }
     }
+    for (const [id, calls] of unwritten ?? []) {
+      const history = result.get(id)!;
+      const fresh = calls.filter((call) => !history.recentCalls.some((written) => sameCall(written, call)));
+      result.set(id, { ...history, recentCalls: [...fresh, ...history.recentCalls].slice(0, RECENT_CALLS_WINDOW) });
+    }
     return result;
   }
+}
+
+/** A call read back from its row is the call recorded (ms precision both ways). */
+function sameCall(a: CallRecord, b: CallRecord): boolean {
+  return a.at.getTime() === b.at.getTime() && a.outcome === b.outcome && a.operation === b.operation && a.latencyMs === b.latencyMs;
 }
 
 function timingSafeEqualText(a: string, b: string): boolean {

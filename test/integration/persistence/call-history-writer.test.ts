@@ -6,7 +6,7 @@ import { AesGcmCredentialCipher } from '../../../infrastructure/crypto/aes-gcm-c
 import { createLogger } from '../../../infrastructure/logging/logger';
 import { CallHistoryWriter } from '../../../infrastructure/persistence/call-history-writer';
 import { SqlConnectorAccountRepository } from '../../../infrastructure/persistence/connector-account.repository';
-import { MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { entityManager, MikroOrmTransactor } from '../../../infrastructure/persistence/mikro-orm-transactor';
 import { migrate, openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { createTestDatabase } from '../../support/test-infrastructure';
 import { sandboxAccount } from '../../support/builders/connector-account.builder';
@@ -18,6 +18,7 @@ const account = (id: string, organizationId = scope.organizationId) => sandboxAc
 const call = (n: number, outcome: CallRecord['outcome'] = 'approved'): CallRecord => ({ outcome, operation: 'authorize', latencyMs: n, at: new Date(Date.UTC(2026, 10, 26, 10, 0, 0, n)) });
 
 describe('connector call history written in batches off the payments\' units of work (PostgreSQL)', () => {
+  let databaseUrl: string;
   let orm: Orm;
   let transactor: MikroOrmTransactor;
   let writer: CallHistoryWriter;
@@ -29,7 +30,8 @@ describe('connector call history written in batches off the payments\' units of 
     Number((await orm.em.fork({ useContext: false }).execute(`select count(*)::int as n from connector_account_health where account_id = ?`, [accountId]))[0].n);
 
   before(async () => {
-    orm = await openOrm(await createTestDatabase(), 4);
+    databaseUrl = await createTestDatabase();
+    orm = await openOrm(databaseUrl, 4);
     await migrate(orm);
     transactor = new MikroOrmTransactor(orm);
     // Only explicit flushes write here (a timer firing mid-test would make the first assertion depend on the machine's speed).
@@ -46,11 +48,15 @@ describe('connector call history written in batches off the payments\' units of 
     await orm.close(true);
   });
 
-  it('a recorded call is not part of the caller\'s unit: it is written by the next flush, and a read flushes first', async () => {
+  it('a recorded call is not part of the caller\'s unit: it is written by the next flush, and a read shows it before', async () => {
     await run((tx) => repo.recordCall(tx, scope, 'ca_one', call(1, 'declined')));
     expect(await rows('ca_one'), 'the payment\'s own commit wrote no call row').to.equal(0);
     const health = await run((tx) => repo.healthOf(tx, ['ca_one']));
     expect(health.get('ca_one')!.recentCalls.map((c) => [c.outcome, c.latencyMs])).to.deep.equal([['declined', 1]]);
+    expect(await rows('ca_one'), 'the read wrote nothing').to.equal(0);
+    await writer.flush();
+    const again = await run((tx) => repo.healthOf(tx, ['ca_one']));
+    expect(again.get('ca_one')!.recentCalls.map((c) => c.latencyMs), 'written, and shown once').to.deep.equal([1]);
   });
 
   it('calls of several accounts leave as one batch, newest first as recorded, and a call naming another tenant\'s account is not kept', async () => {
@@ -79,6 +85,34 @@ describe('connector call history written in batches off the payments\' units of 
     expect(await rows('ca_busy')).to.equal(RECENT_CALLS_WINDOW * 2);
     const newest = (await run((tx) => repo.healthOf(tx, ['ca_busy']))).get('ca_busy')!.recentCalls[0]!;
     expect(newest.latencyMs).to.equal(500);
+  });
+
+  it('a reader holding the only pooled connection sees the calls waiting and those in a batch being written, and does not wait for that batch', async () => {
+    const single = await openOrm(databaseUrl, 1);
+    try {
+      const singleTransactor = new MikroOrmTransactor(single);
+      const singleWriter = new CallHistoryWriter(singleTransactor, createLogger('silent'), { now: () => clock, flushEveryMs: 3_600_000 });
+      const singleRepo = new SqlConnectorAccountRepository(cipher, singleWriter);
+      singleWriter.record(scope, 'ca_one', call(801));
+      let flushed: Promise<void> = Promise.resolve();
+      const read = singleTransactor.run(async (tx) => {
+        await entityManager(tx).execute('select 1'); // the unit now holds the pool's one connection
+        flushed = singleWriter.flush(); // its batch waits for that connection
+        singleWriter.record(scope, 'ca_one', call(802));
+        return singleRepo.healthOf(tx, ['ca_one']);
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 10_000)));
+      const health = await Promise.race([read, stuck]).finally(() => clearTimeout(timer));
+      expect(health, 'the read waited for the batch, which waited for the read\'s connection').not.to.equal('stuck');
+      expect((health as Awaited<typeof read>).get('ca_one')!.recentCalls.map((c) => c.latencyMs)).to.deep.equal([802, 801, 13, 11, 1]);
+      await flushed;
+      await singleWriter.flush();
+      const after = await singleTransactor.run((tx) => singleRepo.healthOf(tx, ['ca_one']));
+      expect(after.get('ca_one')!.recentCalls.map((c) => c.latencyMs), 'each once, from their rows').to.deep.equal([802, 801, 13, 11, 1]);
+    } finally {
+      await single.close(true);
+    }
   });
 
   it('writes what is pending when stopped (the service stops its modules before the database closes)', async () => {
