@@ -183,8 +183,12 @@ function shaped(result: QueryResult, method: ResultShape): unknown {
  * shared core), hence the care.
  */
 class UnitOfWork {
-  /** Held from the first statement of a transactional unit until its commit or rollback. */
-  private connection: PooledConnection | null = null;
+  /**
+   * Held from the first statement of a transactional unit until its commit or rollback; the acquisition itself is
+   * kept, so two statements of the unit sent at once share it. A second acquisition would wait for the connection
+   * this unit holds (for ever with a pool of one, as embedded mode has), or run its statement outside the transaction.
+   */
+  private connection: Promise<PooledConnection> | null = null;
   private begun = false;
   private pending: Statement[] = [];
   /** Filled by the outbox: only units that wrote events wake the relay, which then claims exactly these. */
@@ -238,15 +242,17 @@ class UnitOfWork {
   }
 
   private async send(statements: readonly Statement[], idle: boolean): Promise<QueryResult> {
-    this.connection ??= await this.connections.acquire();
-    return this.connections.send(this.connection, statements, idle);
+    this.connection ??= this.connections.acquire();
+    return this.connections.send(await this.connection, statements, idle);
   }
 
 
   private releaseConnection(): void {
     if (!this.connection) return;
-    this.connections.release(this.connection);
+    const held = this.connection;
     this.connection = null;
+    // A failed acquisition holds nothing to give back.
+    held.then((connection) => this.connections.release(connection), () => undefined);
   }
 }
 

@@ -4,7 +4,9 @@ import { ManualClock } from '../../../infrastructure/clock/system-clock';
 import { UlidIdGenerator } from '../../../infrastructure/clock/ulid-id-generator';
 import { SqlEventOutbox } from '../../../infrastructure/messaging/sql-event-outbox';
 import { MikroOrmTransactor, deferWrite, entityManager } from '../../../infrastructure/persistence/mikro-orm-transactor';
+import { openOrm, type Orm } from '../../../infrastructure/persistence/orm';
 import { useRecordedDatabase } from '../../support/round-trip-recorder';
+import { createTestDatabase } from '../../support/test-infrastructure';
 import { awkwardStrings } from '../../support/awkward-strings';
 
 describe('units of work (MikroORM transactor with queued writes)', () => {
@@ -164,5 +166,30 @@ describe('units of work (MikroORM transactor with queued writes)', () => {
     const appended = await watched.run((tx) => outbox.append(tx, [{ type: 'note.created', scope: { organizationId: 'org_uow', environment: 'sandbox' }, object: { object: 'note', id: 'n' } }]));
     expect(wakes).to.equal(1);
     expect(woken).to.deep.equal([appended[0]!.id]);
+  });
+});
+
+describe('a unit of work on a pool of one connection (embedded mode\'s pool)', () => {
+  let orm: Orm;
+  before(async () => {
+    orm = await openOrm(await createTestDatabase(), 1);
+  });
+  after(() => orm.close(true));
+
+  it('two statements of one unit sent at once share its connection, inside its transaction', async () => {
+    const transactor = new MikroOrmTransactor(orm);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 10_000)));
+    const unit = transactor.run(async (tx) => {
+      const [first, second] = await Promise.all([
+        entityManager(tx).execute<Array<{ xid: string }>>('select txid_current()::text as xid'),
+        entityManager(tx).execute<Array<{ xid: string }>>('select txid_current()::text as xid'),
+      ]);
+      return [first[0]!.xid, second[0]!.xid];
+    });
+    const answered = await Promise.race([unit, stuck]).finally(() => clearTimeout(timer));
+    expect(answered, 'the second statement waited for the connection its own unit held').not.to.equal('stuck');
+    const [first, second] = answered as string[];
+    expect(second, 'both in the unit\'s one transaction').to.equal(first);
   });
 });
