@@ -84,8 +84,10 @@ export async function failOnLeakedHandles(this: Mocha.Context): Promise<void> {
   const deadline = Date.now() + SETTLE_MS;
   let resources: string[];
   for (;;) {
-    // This hook's own mocha timer is a Timeout too: drop it so it is not counted as a leak.
-    await new Promise((resolve) => setTimeout(resolve, 50).unref());
+    // Referenced, so that the process does not exit while this hook waits (everything else may be closed already,
+    // and an exit here skips mocha's summary); a timer that fired is no longer an active resource, so it is not
+    // counted below. This hook's own mocha timer is a Timeout too: drop it so it is not counted as a leak.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     hook.clearTimeout();
     resources = liveResources();
     if (resources.length === 0 || Date.now() > deadline) break;
