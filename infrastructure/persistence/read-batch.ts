@@ -37,7 +37,7 @@ export class ReadBatch<K, V> {
       this.waiting.push({ key, resolve, reject });
       if (this.flushScheduled) return;
       this.flushScheduled = true;
-      // After the I/O callbacks of this turn, so every read those callbacks asked for is in the batch.
+      // After the I/O callbacks of this turn (or of the turns within the window), so every read they asked for is in the batch.
       if (this.windowMs > 0) setTimeout(() => this.flush(), this.windowMs);
       else setImmediate(() => this.flush());
     });
