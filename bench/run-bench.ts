@@ -394,26 +394,12 @@ async function freshStream(name: string): Promise<string> {
  * Gives the planner statistics, as autovacuum would within a minute of traffic. A database created seconds ago
  * has none, and without them PostgreSQL may look a payment up by (organization, environment) through an index
  * that then filters on id, reading every payment of the merchant (measured: a quarter of the throughput).
- *
- * Only tables that hold rows, as autovacuum analyzes a table only once rows changed in it. An empty table analyzed is
- * recorded as empty (a table never analyzed is assumed to span at least ten pages), so the plans made on it scan it
- * whole, and this machine's PostgreSQL runs without autovacuum, whose next ANALYZE would have made every connection
- * plan them again. Measured (26 Nov): idempotency_keys, empty at this ANALYZE, kept the update storing a confirm's
- * answer on a sequential scan, 1.03 ms a call and 42 % of PostgreSQL's time in the checkout, 0.07 ms once analyzed
- * with rows.
  */
 async function analyze(env: Record<string, string>): Promise<void> {
   const client = new pg.Client({ connectionString: serviceDatabaseUrl(env) });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = current_schema()`);
-    const filled: string[] = [];
-    for (const { name } of rows) {
-      const table = client.escapeIdentifier(name);
-      const { rows: [row] } = await client.query<{ filled: boolean }>(`select exists (select 1 from ${table}) as filled`);
-      if (row?.filled) filled.push(table);
-    }
-    if (filled.length > 0) await client.query(`analyze ${filled.join(', ')}`);
+    await client.query('analyze');
   } finally {
     await client.end();
   }
@@ -566,8 +552,11 @@ async function benchService(setup: string, env: Record<string, string>, results:
     const probe = await json(`${base}/v1/payments`, { method: 'POST', headers: auth, body: payment });
     if (account.status === 201 && probe.status === 201) {
       // A warm-up (JIT, pools, the gRPC channel), then statistics and the plans made again on them, then the measured runs.
-      // The checkout's routes are warmed up before the statistics too, so its tables (Idempotency-Keys, rate limits)
-      // have rows when they are analyzed (see analyze).
+      // The checkout's own routes (public confirm) are warmed up before the statistics too: its tables (Idempotency-Keys,
+      // rate limits) were still empty at the ANALYZE otherwise, and with no autovacuum to analyze them as they grew
+      // (this machine runs without), each connection kept the plans it had made while they were empty. Measured (26 Nov,
+      // pg_stat_statements): the update that stores a confirm's answer took 1.03 ms a call, 42 % of PostgreSQL's time in
+      // the checkout, and 0.07 ms after an ANALYZE.
       await warmUp(`${base}/v1/payments`, { headers: auth, body: payment });
       if (SCENARIOS.includes('checkout')) await checkoutLoad(base, auth, { amount: Math.round(WARMUP_REQUESTS / 2) });
       await analyze(env);
