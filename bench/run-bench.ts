@@ -553,10 +553,11 @@ async function benchService(setup: string, env: Record<string, string>, results:
     if (account.status === 201 && probe.status === 201) {
       // A warm-up (JIT, pools, the gRPC channel), then statistics and the plans made again on them, then the measured runs.
       // The checkout's own routes (public confirm) are warmed up before the statistics too: its tables (Idempotency-Keys,
-      // rate limits) were still empty at the ANALYZE otherwise, and with no autovacuum to analyze them as they grew
-      // (this machine runs without), each connection kept the plans it had made while they were empty. Measured (26 Nov,
-      // pg_stat_statements): the update that stores a confirm's answer took 1.03 ms a call, 42 % of PostgreSQL's time in
-      // the checkout, and 0.07 ms after an ANALYZE.
+      // rate limits) were still empty at the ANALYZE otherwise. An empty table analyzed is recorded as empty (one never
+      // analyzed is assumed to span ten pages), so the plans then made on it scan it whole, and with no autovacuum (this
+      // machine runs without) no later ANALYZE made the connections plan again. Measured (26 Nov, pg_stat_statements):
+      // the update that stores a confirm's answer took 1.03 ms a call, 42 % of PostgreSQL's time in the checkout, and
+      // 0.07 ms after an ANALYZE with rows; its generic plan after ANALYZE of an empty idempotency_keys is a sequential scan.
       await warmUp(`${base}/v1/payments`, { headers: auth, body: payment });
       if (SCENARIOS.includes('checkout')) await checkoutLoad(base, auth, { amount: Math.round(WARMUP_REQUESTS / 2) });
       await analyze(env);
