@@ -13,6 +13,7 @@ import type { ConnectorKind } from '../../domain/ports/connector-description';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import type { Transaction } from '../../domain/ports/transactor';
 import type { Environment, TenantScope } from '../../domain/shared/environment';
+import { secretsEqual } from '../crypto/constant-time-equal';
 import { openSealedText, sealText } from '../crypto/sealed-text';
 import { announceChange, deferWrite, entityManager } from './mikro-orm-transactor';
 import { TRIM_CALLS_SQL, type CallHistoryWriter } from './call-history-writer';
@@ -148,7 +149,7 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
     const row = rows[0];
     if (!row) return null;
     const account = this.fromRow(row);
-    return timingSafeEqualText(account.state.webhookToken, token) ? account : null;
+    return secretsEqual(account.state.webhookToken, token) ? account : null;
   }
 
   /**
@@ -262,13 +263,6 @@ export class SqlConnectorAccountRepository implements ConnectorAccountRepository
 /** A call read back from its row is the call recorded (ms precision both ways). */
 function sameCall(a: CallRecord, b: CallRecord): boolean {
   return a.at.getTime() === b.at.getTime() && a.outcome === b.outcome && a.operation === b.operation && a.latencyMs === b.latencyMs;
-}
-
-function timingSafeEqualText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** Processes that keep an environment's accounts in memory (for routing) read them again once this commits. */
