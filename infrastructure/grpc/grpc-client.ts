@@ -27,8 +27,13 @@ const RECONNECT_WAIT_MS = 500;
  * Channel options every client of ours uses: keepalive pings so a dead peer is noticed between calls, and a short
  * reconnect back-off: with grpc-js's default a connector back from a restart had its calls refused for seconds.
  * Dialling a peer that is down four times a second costs nothing next to that.
+ *
+ * Channelz off: grpc-js keeps per-channel call counters and a trace for its channelz introspection service, which
+ * this service never serves. Measured (27 Nov, 50 concurrent unary calls to the sandbox adapter): the client's CPU
+ * per call 91-96 µs without against 93-104 µs with; a card payment makes one such call on the request path.
  */
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
+  'grpc.enable_channelz': 0,
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
