@@ -1,12 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { CheckoutSecrets, IssuedClientSecret } from '../../domain/ports/checkout-secrets';
 import type { CredentialCipher } from '../../domain/ports/credential-cipher';
 import { openSealedText, sealText } from './sealed-text';
 import { RandomPool } from './random-pool';
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
+import { sha256Digest } from './constant-time-equal';
 
 /**
  * `<paymentId>_secret_<32 random bytes, base64url>`, sealed with the credentials key for the payment (the context
@@ -19,7 +16,7 @@ export class SealedCheckoutSecrets implements CheckoutSecrets {
 
   issue(paymentId: string): IssuedClientSecret {
     const secret = `${paymentId}_secret_${this.random.bytes(32).toString('base64url')}`;
-    return { secret, sealed: sealText(this.cipher, secret, contextOf(paymentId)), sha256: sha256(secret).toString('hex') };
+    return { secret, sealed: sealText(this.cipher, secret, contextOf(paymentId)), sha256: sha256Digest(secret).toString('hex') };
   }
 
   reveal(paymentId: string, sealed: string): string {
@@ -29,7 +26,7 @@ export class SealedCheckoutSecrets implements CheckoutSecrets {
   matches(presented: string, expectedSha256: string): boolean {
     const expected = Buffer.from(expectedSha256, 'hex');
     // Both sides are digests of equal length, so the comparison takes the same time whatever was presented.
-    return expected.length === 32 && timingSafeEqual(sha256(presented), expected);
+    return expected.length === 32 && timingSafeEqual(sha256Digest(presented), expected);
   }
 }
 

@@ -5,9 +5,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * expected one's length: node's timingSafeEqual over their SHA-256 digests, which are always 32 bytes.
  */
 export function secretsEqual(expected: string, presented: string): boolean {
-  return timingSafeEqual(digest(expected), digest(presented));
+  return timingSafeEqual(sha256Digest(expected), sha256Digest(presented));
 }
 
-function digest(text: string): Buffer {
+/** The SHA-256 digest of a text's UTF-8 bytes: what secrets are compared (and, for client secrets, stored) as. */
+export function sha256Digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
